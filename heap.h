@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Bounded min-heap of u64 that keeps the largest values offered to it, and
+ * the order statistics tracerbench derives from its samples.
+ *
+ * heap.c and stats.c are pure: no allocation, no locking, no sleeping. The
+ * caller owns the storage. They build in the kernel and, through a small
+ * shim, in user space for the unit tests in tools/unit/.
+ */
+#ifndef TRACERBENCH_HEAP_H
+#define TRACERBENCH_HEAP_H
+
+#include <linux/types.h>
+
+struct tb_heap {
+	u64 *data;		/* caller-owned storage of @size entries */
+	size_t nr;		/* entries in use */
+	size_t size;		/* capacity */
+};
+
+void tb_heap_init(struct tb_heap *heap, u64 *storage, size_t size);
+void tb_heap_offer(struct tb_heap *heap, u64 value);
+u64 tb_heap_min(const struct tb_heap *heap);
+void tb_sort(u64 *v, size_t n);
+
+/* Summary of one set of samples; see tb_summarize(). */
+struct tb_summary {
+	u64 median;
+	u64 mean;
+	u64 max;
+};
+
+u64 tb_select(u64 *v, size_t n, size_t k);
+u64 tb_median(u64 *v, size_t n);
+u64 tb_mean(const u64 *v, size_t n);
+u64 tb_max(const u64 *v, size_t n);
+u64 tb_percentile(u64 *v, size_t n, unsigned int pct);
+void tb_summarize(u64 *v, size_t n, size_t top, struct tb_summary *s);
+
+#endif /* TRACERBENCH_HEAP_H */

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Order statistics over cycle samples, in O(n) expected time and O(1) space.
+ *
+ * Samples are dominated by a few distinct values, so selection partitions
+ * three ways (a two-way quickselect degrades to O(n^2) on equal keys). A
+ * depth budget bounds the worst case: past it, the remaining range is
+ * heapsorted, as introselect does.
+ */
+#include <linux/math64.h>
+#include <linux/overflow.h>
+
+#include "heap.h"
+
+static inline u64 tb_median_of_three(u64 a, u64 b, u64 c)
+{
+	if (a > b) {
+		u64 t = a;
+
+		a = b;
+		b = t;
+	}
+	/* a <= b */
+	if (c <= a)
+		return a;
+	return c < b ? c : b;
+}
+
+static inline void tb_exchange(u64 *v, size_t i, size_t j)
+{
+	u64 t = v[i];
+
+	v[i] = v[j];
+	v[j] = t;
+}
+
+/*
+ * Return the k-th smallest of @v[0..n-1] (k counts from 0) and reorder @v so
+ * that v[i] <= v[k] for i < k and v[i] >= v[k] for i > k. Needs k < n.
+ */
+u64 tb_select(u64 *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n;		/* k is in [lo, hi) */
+	unsigned int budget = 2;
+	size_t len;
+
+	for (len = n; len; len >>= 1)
+		budget += 2;
+
+	while (hi - lo > 1) {
+		size_t lt = lo, i = lo, gt = hi, quarter;
+		u64 pivot;
+
+		if (!budget--) {
+			tb_sort(v + lo, hi - lo);
+			break;
+		}
+		/*
+		 * Sample at the quartiles, not the ends: partitioning leaves
+		 * the smallest of the upper part last, which would make
+		 * sorted input pick near-minimal pivots round after round.
+		 */
+		quarter = (hi - lo) / 4;
+		pivot = tb_median_of_three(v[lo + quarter],
+					   v[lo + (hi - lo) / 2],
+					   v[hi - 1 - quarter]);
+		/* [lo, lt) < pivot, [lt, i) == pivot, [gt, hi) > pivot */
+		while (i < gt) {
+			if (v[i] < pivot)
+				tb_exchange(v, lt++, i++);
+			else if (v[i] > pivot)
+				tb_exchange(v, i, --gt);
+			else
+				i++;
+		}
+		if (k < lt)
+			hi = lt;
+		else if (k >= gt)
+			lo = gt;
+		else
+			return pivot;
+	}
+	return v[k];
+}
+
+u64 tb_max(const u64 *v, size_t n)
+{
+	u64 max = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (v[i] > max)
+			max = v[i];
+	return max;
+}
+
+/*
+ * Median, as the midpoint of the two middle values when n is even (rounded
+ * down, computed without overflow). Reorders @v; 0 when n is 0.
+ */
+u64 tb_median(u64 *v, size_t n)
+{
+	size_t mid = n / 2;
+	u64 upper, lower;
+
+	if (!n)
+		return 0;
+	upper = tb_select(v, n, mid);
+	if (n & 1)
+		return upper;
+	/* v[0..mid-1] hold the lower half, so its maximum is the lower middle */
+	lower = tb_max(v, mid);
+	return lower + (upper - lower) / 2;
+}
+
+/*
+ * Arithmetic mean rounded down, exact for any values: when the plain sum
+ * would overflow, sum quotients and remainders by n separately instead.
+ */
+u64 tb_mean(const u64 *v, size_t n)
+{
+	u64 sum = 0, quot = 0, rem_sum = 0, rem;
+	size_t i;
+
+	if (!n)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (check_add_overflow(sum, v[i], &sum))
+			break;
+	if (i == n)
+		return div64_u64(sum, n);
+
+	/* rem_sum stays below n, so it cannot overflow either */
+	for (i = 0; i < n; i++) {
+		quot += div64_u64_rem(v[i], n, &rem);
+		rem_sum += rem;
+		if (rem_sum >= n) {
+			rem_sum -= n;
+			quot++;
+		}
+	}
+	return quot;
+}
+
+/*
+ * Nearest-rank percentile: the smallest value with at least @pct percent of
+ * the samples at or below it. @pct is clamped to 1..100; reorders @v.
+ */
+u64 tb_percentile(u64 *v, size_t n, unsigned int pct)
+{
+	size_t rank;
+
+	if (!n)
+		return 0;
+	if (pct < 1)
+		pct = 1;
+	if (pct > 100)
+		pct = 100;
+	/* ceil(n * pct / 100) without forming n * pct */
+	rank = n / 100 * pct + (n % 100 * pct + 99) / 100;
+	return tb_select(v, n, rank - 1);
+}
+
+/*
+ * Median, mean and maximum of @v, leaving its @top largest values (clamped
+ * to n) in v[n - top..n - 1] so the caller can hand them on.
+ */
+void tb_summarize(u64 *v, size_t n, size_t top, struct tb_summary *s)
+{
+	size_t mid = n / 2;
+
+	s->mean = tb_mean(v, n);
+	s->max = tb_max(v, n);
+	s->median = tb_median(v, n);
+	if (top >= n || !top)
+		return;
+	/* the median selection left the n - mid largest values in v[mid..] */
+	if (top <= n - mid)
+		tb_select(v + mid, n - mid, n - mid - top);
+	else
+		tb_select(v, n, n - top);
+}
