@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Minimal KTAP-style harness, naive reference implementations and shared
+ * checkers for the host unit tests of heap.c and stats.c.
+ */
+#ifndef TB_UNIT_H
+#define TB_UNIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "heap.h"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* Designated initializers of a u64 array field and its length field. */
+#define U64_ARRAY(ptr, len, ...)				\
+	.ptr = (const u64[]){ __VA_ARGS__ },			\
+	.len = sizeof((const u64[]){ __VA_ARGS__ }) / sizeof(u64)
+#define SAMPLES(...)	U64_ARRAY(v, n, __VA_ARGS__)
+
+struct unit_suite {
+	const char *name;
+	size_t nr_cases;	/* must match the unit_begin() calls of run() */
+	void (*run)(void);
+};
+
+extern const struct unit_suite heap_suite;
+extern const struct unit_suite stats_suite;
+extern const struct unit_suite structured_suite;
+extern const struct unit_suite random_suite;
+
+extern char unit_case_name[160];
+void unit_start(void);
+void unit_end(void);
+/* Mark the case failed; true while its diagnostics are still printed. */
+bool unit_fail(void);
+
+/*
+ * A case runs from unit_begin() to unit_end(), which prints "ok N name" or
+ * "not ok N name". The expectations below print "# " diagnostics. They are
+ * macros so that the compiler checks their formats as printf()'s.
+ */
+#define unit_begin(fmt, ...) do {					\
+	snprintf(unit_case_name, sizeof(unit_case_name), fmt,		\
+		 ##__VA_ARGS__);					\
+	unit_start();							\
+} while (0)
+
+/* Fail the case unless @cond holds. */
+#define unit_expect(cond, fmt, ...) ({					\
+	bool __ok = (cond);						\
+									\
+	if (!__ok && unit_fail())					\
+		printf("# " fmt "\n", ##__VA_ARGS__);			\
+	__ok;								\
+})
+
+/* Fail the case, saying "expected X, got Y", unless X == Y. */
+#define unit_expect_u64(expected, got, fmt, ...) ({			\
+	u64 __exp = (expected), __got = (got);				\
+									\
+	if (__exp != __got && unit_fail())				\
+		printf("# " fmt ": expected %llu, got %llu\n",		\
+		       ##__VA_ARGS__, __exp, __got);			\
+	__exp == __got;							\
+})
+
+/* Calls of tb_sort(), including those stats.c makes (ld --wrap=tb_sort). */
+extern unsigned long tb_sort_calls;
+void __real_tb_sort(u64 *v, size_t n);
+void __wrap_tb_sort(u64 *v, size_t n);
+
+void unit_srand(u64 seed);
+u64 unit_rand(void);
+u64 *unit_alloc(size_t n);
+u64 *unit_dup(const u64 *v, size_t n);
+
+/* References, independent of the code under test. */
+void ref_sort(u64 *v, size_t n);
+bool ref_same_multiset(const u64 *a, const u64 *b, size_t n);
+u64 ref_median(const u64 *sorted, size_t n);
+u64 ref_mean(const u64 *v, size_t n);
+u64 ref_percentile(const u64 *sorted, size_t n, unsigned int pct);
+
+/*
+ * Shared checkers. @sorted is @in sorted ascending; @ctx prefixes the
+ * diagnostics.
+ */
+void check_select(const u64 *in, const u64 *sorted, size_t n, size_t k,
+		  const char *ctx);
+void check_sort(const u64 *in, const u64 *sorted, size_t n, const char *ctx);
+void check_summarize(const u64 *in, const u64 *sorted, size_t n, size_t top,
+		     const char *ctx);
+void check_heap(const u64 *in, const u64 *sorted, size_t n, size_t size,
+		const char *ctx);
+/* All of the above and median, mean, max and percentiles against @in. */
+void check_all(const u64 *in, size_t n, const char *ctx);
+
+#endif /* TB_UNIT_H */
