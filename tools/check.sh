@@ -1,0 +1,118 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# make check: install what is missing, run the host unit tests and
+# checkpatch, build the module for every target kernel at W=1, then boot
+# each kernel under QEMU (TCG, 4 CPUs) and run the in-guest KTAP suites:
+#
+#   functional	plain TCG, the behaviour of the interface
+#   exact	-icount shift=0,sleep=off, where the guest clock is exact
+#   long	10^7 samples per CPU on 6.12 with preempt=none
+#
+# Prints every result and, last, "N passed, N failed"; exits non-zero on any
+# failure. TB_KERNELS="6.12" limits the kernels, for a quicker loop.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+passed=0
+failed=0
+
+result()
+{
+	if [ "$1" -eq 0 ]; then
+		passed=$((passed + 1))
+		echo "ok - $2"
+	else
+		failed=$((failed + 1))
+		echo "not ok - $2"
+	fi
+}
+
+# Count a test program's "N passed, N failed" line; none is one failure.
+collect_summary()
+{
+	local label=$1 log=$2 line
+
+	sed "s/^/[$label] /" "$log"
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
+	if [ -z "$line" ]; then
+		result 1 "$label: ran to its summary line"
+		return
+	fi
+	set -- $line
+	passed=$((passed + $1))
+	failed=$((failed + $3))
+}
+
+# Count a guest's KTAP lines. A missing plan, or fewer results than it
+# announces, means the guest died part-way: one more failure, with the
+# end of its console to say why.
+collect_ktap()
+{
+	local label=$1 out=$2 ok notok plan
+
+	touch "$out".ktap "$out".console
+	sed "s/^/[$label] /" "$out".ktap
+	ok=$(grep -c '^ok ' "$out".ktap)
+	notok=$(grep -c '^not ok ' "$out".ktap)
+	plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$out".ktap | tail -n 1)
+	passed=$((passed + ok))
+	failed=$((failed + notok))
+	if [ -z "$plan" ] || [ $((ok + notok)) -ne "$plan" ]; then
+		result 1 "$label: suite ran to completion"
+		tail -n 30 "$out".console | sed "s/^/[$label console] /"
+	elif [ "$notok" -ne 0 ]; then
+		grep -E 'WARNING|BUG|Call Trace|error' "$out".console |
+			head -n 20 | sed "s/^/[$label console] /"
+	fi
+}
+
+# boot_suite KERNEL SUITE ICOUNT TIMEOUT [kernel args]
+boot_suite()
+{
+	local k=$1 suite=$2 out=$TB_OUT/$1-$2
+
+	shift 2
+	TB_ICOUNT=$1 tb_boot "$k" "$TB_OUT/initrd-$k.cpio.gz" "$suite" "$2" \
+		"$out" "${@:3}"
+	collect_ktap "$k $suite" "$out"
+}
+
+start=$SECONDS
+tb_install || { result 1 "install packages"; echo "$passed passed, $failed failed"; exit 1; }
+mkdir -p "$TB_OUT"
+
+make -s -C "$TB_TOP/tools/unit" check >"$TB_OUT/unit.log" 2>&1
+collect_summary unit "$TB_OUT/unit.log"
+
+if tb_kernel_source >"$TB_OUT/source.log" 2>&1; then
+	"$TB_SRC/scripts/checkpatch.pl" --strict --no-tree --quiet -f \
+		"$TB_TOP"/tracerbench.c "$TB_TOP"/heap.c "$TB_TOP"/heap.h \
+		"$TB_TOP"/stats.c "$TB_TOP"/tools/unit/*.[ch] \
+		>"$TB_OUT/checkpatch.log" 2>&1
+	rc=$?
+	sed 's/^/[checkpatch] /' "$TB_OUT/checkpatch.log"
+	result $rc "checkpatch --strict"
+else
+	cat "$TB_OUT/source.log"
+	result 1 "checkpatch --strict (no kernel source)"
+fi
+
+for k in $TB_KERNELS; do
+	if ! tb_build_module "$k"; then
+		sed "s/^/[$k build] /" "$TB_OUT/build-$k/build.log"
+		result 1 "$k: module builds at W=1 without warnings"
+		continue
+	fi
+	result 0 "$k: module builds at W=1 without warnings"
+	tb_make_initramfs "$k" "$TB_OUT/initrd-$k.cpio.gz"
+	result $? "$k: initramfs" || continue
+
+	boot_suite "$k" functional 0 900
+	boot_suite "$k" exact 1 600
+	[ "$k" = 6.12 ] && boot_suite "$k" long 0 600 preempt=none
+done
+
+echo "# make check took $((SECONDS - start)) s"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

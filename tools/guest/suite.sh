@@ -1,0 +1,642 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# In-guest tests of tracerbench, in KTAP. Run as root in a guest whose
+# initramfs has /tracerbench.ko, with debugfs mounted:
+#
+#	suite.sh GROUP...
+#
+# functional	the tree, results, bad input, concurrency, hotplug, unload
+# exact		checks that need -icount shift=0,sleep=off: exact medians
+# long		a run of 10^7 samples per CPU
+# show		no tests: run one benchmark and print every result file
+#
+# Every group ends by checking dmesg. The plan line comes last, so a guest
+# that dies part-way leaves no plan and the host counts that as a failure.
+
+TB=/sys/kernel/debug/tracerbench
+MODULE=/tracerbench.ko
+PRIMS="irq preempt irq_save"
+STATS="median average max max_avg percentile"
+PARAMS="nr_samples nr_highest do_work"
+# the largest nr_samples/nr_highest: INT_MAX / sizeof(u64)
+MAX_SAMPLES=268435455
+
+nr_tests=0
+nr_failed=0
+
+diag()
+{
+	echo "# $*"
+}
+
+# ktap_result STATUS NAME
+ktap_result()
+{
+	nr_tests=$((nr_tests + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $nr_tests $2"
+	else
+		nr_failed=$((nr_failed + 1))
+		echo "not ok $nr_tests $2"
+	fi
+}
+
+# run_test NAME COMMAND...: one KTAP line for COMMAND's exit status
+run_test()
+{
+	name=$1
+	shift
+	"$@"
+	ktap_result $? "$name"
+}
+
+# The errno of one write of $2 to $1, or of one read of $1: a name or OK.
+write_errno()
+{
+	/tests/tbio write "$1" "$2"
+}
+
+read_errno()
+{
+	/tests/tbio read "$1"
+}
+
+# expect WHAT GOT WANT
+expect()
+{
+	[ "$2" = "$3" ] && return 0
+	diag "$1: got '$2', want '$3'"
+	return 1
+}
+
+# expect_le WHAT A B: A <= B
+expect_le()
+{
+	[ "$2" -le "$3" ] && return 0
+	diag "$1: $2 > $3"
+	return 1
+}
+
+now_cs()
+{
+	cut -d' ' -f1 /proc/uptime | tr -d .
+}
+
+snapshot_params()
+{
+	for p in $PARAMS; do
+		printf '%s=%s ' "$p" "$(cat $TB/$p)"
+	done
+}
+
+snapshot_results()
+{
+	for p in $PRIMS; do
+		for s in $STATS; do
+			printf '%s/%s=%s ' "$p" "$s" "$(cat $TB/$p/$s)"
+		done
+	done
+}
+
+set_defaults()
+{
+	echo 10000 >$TB/nr_samples && echo 100 >$TB/nr_highest &&
+		echo 0 >$TB/do_work
+}
+
+load()
+{
+	[ -d $TB ] || insmod $MODULE
+}
+
+unload()
+{
+	[ -d $TB ] || return 0
+	rmmod tracerbench
+}
+
+# --- functional -------------------------------------------------------------
+
+# Every present CPU online: runs measure on all of them.
+test_all_cpus_online()
+{
+	expect "online CPUs" "$(cat /sys/devices/system/cpu/online)" \
+		"$(cat /sys/devices/system/cpu/present)"
+}
+
+test_tree()
+{
+	fail=0
+	for f in nr_samples:644 nr_highest:644 do_work:644 benchmark:200 \
+		 percentile:200; do
+		expect "mode of ${f%%:*}" "$(stat -c %a $TB/${f%%:*})" \
+			"${f##*:}" || fail=1
+	done
+	for p in $PRIMS; do
+		[ -d $TB/$p ] || { diag "no $p/"; fail=1; }
+		for s in $STATS; do
+			expect "mode of $p/$s" "$(stat -c %a $TB/$p/$s)" 444 ||
+				fail=1
+		done
+	done
+	expect "entries at the top" "$(ls $TB | tr '\n' ' ')" \
+		"benchmark do_work irq irq_save nr_highest nr_samples percentile preempt " ||
+		fail=1
+	expect "world-writable files" "$(find $TB -perm -o+w)" "" || fail=1
+	return $fail
+}
+
+test_defaults()
+{
+	expect defaults "$(snapshot_params)" \
+		"nr_samples=10000 nr_highest=100 do_work=0 "
+}
+
+test_zero_before_run()
+{
+	fail=0
+	for p in $PRIMS; do
+		for s in $STATS; do
+			expect "$p/$s" "$(cat $TB/$p/$s)" 0 || fail=1
+		done
+	done
+	return $fail
+}
+
+# Every max above 0; median, average and max_avg not above max; max_avg not
+# below the median (the top nr_highest include every CPU's upper half).
+check_results_sane()
+{
+	fail=0
+	for p in $PRIMS; do
+		med=$(cat $TB/$p/median)
+		avg=$(cat $TB/$p/average)
+		max=$(cat $TB/$p/max)
+		top=$(cat $TB/$p/max_avg)
+		[ "$max" -gt 0 ] || { diag "$p/max is $max"; fail=1; }
+		expect_le "$p median <= max" "$med" "$max" || fail=1
+		expect_le "$p average <= max" "$avg" "$max" || fail=1
+		expect_le "$p max_avg <= max" "$top" "$max" || fail=1
+		expect_le "$p median <= max_avg" "$med" "$top" || fail=1
+	done
+	return $fail
+}
+
+test_run_sane()
+{
+	expect "benchmark" "$(write_errno $TB/benchmark 1)" OK &&
+		check_results_sane
+}
+
+test_run_any_input()
+{
+	expect "benchmark 'go'" "$(write_errno $TB/benchmark go)" OK
+}
+
+test_percentile_run()
+{
+	fail=0
+	for pct in 1 50 100; do
+		expect "percentile $pct" "$(write_errno $TB/percentile $pct)" OK ||
+			fail=1
+	done
+	# nearest-rank 100 is the largest fresh sample: some cycles passed
+	for p in $PRIMS; do
+		[ "$(cat $TB/$p/percentile)" -gt 0 ] ||
+			{ diag "$p/percentile 100 is 0"; fail=1; }
+	done
+	return $fail
+}
+
+# Bad input: FILE VALUE ERRNO. Values go in with a newline, as echo writes.
+BAD_INPUTS="
+nr_samples|0|EINVAL
+nr_samples|-1|EINVAL
+nr_samples|abc|EINVAL
+nr_samples|12abc|EINVAL
+nr_samples|12 |EINVAL
+nr_samples| 12|EINVAL
+nr_samples|268435456|EINVAL
+nr_samples|2305843009213693953|EINVAL
+nr_samples|18446744073709551615|EINVAL
+nr_samples|18446744073709551616|ERANGE
+nr_samples|99999999999999999999999999|ERANGE
+nr_highest|0|EINVAL
+nr_highest|-5|EINVAL
+nr_highest|x|EINVAL
+nr_highest|5x|EINVAL
+nr_highest|268435456|EINVAL
+nr_highest|18446744073709551616|ERANGE
+do_work|2|EINVAL
+do_work|-1|EINVAL
+do_work|10|EINVAL
+do_work|yes|EINVAL
+do_work|18446744073709551616|ERANGE
+percentile|0|EINVAL
+percentile|101|EINVAL
+percentile|-1|EINVAL
+percentile|50x|EINVAL
+percentile|abc|EINVAL
+percentile|18446744073709551616|ERANGE
+"
+
+test_bad_input()
+{
+	file=$1 value=$2 want=$3
+	params=$(snapshot_params)
+	results=$(snapshot_results)
+	fail=0
+	expect "errno" "$(write_errno $TB/$file "$value
+")" "$want" || fail=1
+	expect "configuration" "$(snapshot_params)" "$params" || fail=1
+	expect "results" "$(snapshot_results)" "$results" || fail=1
+	return $fail
+}
+
+test_write_read_only()
+{
+	before=$(cat $TB/$1)
+	fail=0
+	expect "errno" "$(write_errno $TB/$1 5)" EACCES || fail=1
+	expect "value" "$(cat $TB/$1)" "$before" || fail=1
+	return $fail
+}
+
+test_read_write_only()
+{
+	expect "errno" "$(read_errno $TB/$1)" EACCES
+}
+
+test_limits_accepted()
+{
+	fail=0
+	for p in nr_samples nr_highest; do
+		expect "$p max" "$(write_errno $TB/$p $MAX_SAMPLES)" OK || fail=1
+		expect "$p reads back" "$(cat $TB/$p)" $MAX_SAMPLES || fail=1
+		expect "$p 1" "$(write_errno $TB/$p 1)" OK || fail=1
+	done
+	expect "do_work 1" "$(write_errno $TB/do_work 1)" OK || fail=1
+	expect "do_work reads back" "$(cat $TB/do_work)" 1 || fail=1
+	set_defaults
+	return $fail
+}
+
+test_highest_clamped()
+{
+	fail=0
+	echo 50 >$TB/nr_samples
+	echo 1000 >$TB/nr_highest
+	expect "benchmark" "$(write_errno $TB/benchmark 1)" OK || fail=1
+	check_results_sane || fail=1
+	expect "nr_highest kept" "$(cat $TB/nr_highest)" 1000 || fail=1
+	set_defaults
+	return $fail
+}
+
+test_one_sample()
+{
+	fail=0
+	echo 1 >$TB/nr_samples
+	expect "benchmark" "$(write_errno $TB/benchmark 1)" OK || fail=1
+	check_results_sane || fail=1
+	expect "percentile" "$(write_errno $TB/percentile 50)" OK || fail=1
+	set_defaults
+	return $fail
+}
+
+test_do_work_run()
+{
+	echo 1 >$TB/do_work
+	expect "benchmark" "$(write_errno $TB/benchmark 1)" OK &&
+		check_results_sane
+	rc=$?
+	set_defaults
+	return $rc
+}
+
+# Buffers that cannot be had: -ENOMEM, nothing changed, next run fine.
+test_enomem()
+{
+	fail=0
+	echo 1 >$TB/benchmark
+	results=$(snapshot_results)
+	echo $MAX_SAMPLES >$TB/nr_samples
+	expect "benchmark" "$(write_errno $TB/benchmark 1)" ENOMEM || fail=1
+	expect "percentile" "$(write_errno $TB/percentile 50)" ENOMEM || fail=1
+	expect "results" "$(snapshot_results)" "$results" || fail=1
+	expect "nr_samples" "$(cat $TB/nr_samples)" $MAX_SAMPLES || fail=1
+	set_defaults
+	expect "next benchmark" "$(write_errno $TB/benchmark 1)" OK || fail=1
+	return $fail
+}
+
+# Start a benchmark in the background; $1 names its status file, which
+# holds "errno end-time" once the write returns.
+start_benchmark()
+{
+	rm -f "$1"
+	( e=$(write_errno $TB/benchmark 1); echo "$e $(now_cs)" >"$1" ) &
+}
+
+wait_file()
+{
+	n=0
+	while [ ! -s "$1" ] && [ $n -lt 3000 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	[ -s "$1" ]
+}
+
+# The length of one run with nr_samples as set now, in centiseconds.
+time_run()
+{
+	t0=$(now_cs)
+	echo 1 >$TB/benchmark
+	echo $(($(now_cs) - t0))
+}
+
+# Runs long enough to act on one while it is in progress.
+SLOW_SAMPLES=3000000
+
+test_concurrent_writers()
+{
+	fail=0
+	echo $SLOW_SAMPLES >$TB/nr_samples
+	one=$(time_run)
+	start_benchmark /tmp/a
+	start_benchmark /tmp/b
+	wait_file /tmp/a && wait_file /tmp/b ||
+		{ diag "a writer did not return"; set_defaults; return 1; }
+	wait
+	read -r ea ta </tmp/a
+	read -r eb tb </tmp/b
+	expect "first writer" "$ea" OK || fail=1
+	expect "second writer" "$eb" OK || fail=1
+	gap=$((ta > tb ? ta - tb : tb - ta))
+	diag "one run ${one}cs, writers returned ${gap}cs apart"
+	# serialised writers return a whole run apart, not together
+	[ $((gap * 2)) -ge "$one" ] ||
+		{ diag "writers overlapped"; fail=1; }
+	check_results_sane || fail=1
+	set_defaults
+	return $fail
+}
+
+test_read_during_run()
+{
+	fail=0
+	echo 1 >$TB/benchmark
+	before=$(snapshot_results)
+	echo $SLOW_SAMPLES >$TB/nr_samples
+	start_benchmark /tmp/a
+	sleep 0.3
+	during=$(snapshot_results)
+	params=$(snapshot_params)
+	[ -s /tmp/a ] && { diag "run ended before the reads"; fail=1; }
+	expect "results during the run" "$during" "$before" || fail=1
+	echo 777 >$TB/nr_samples ||
+		{ diag "config write during the run failed"; fail=1; }
+	wait_file /tmp/a || { diag "writer did not return"; fail=1; }
+	wait
+	read -r e t </tmp/a
+	expect "writer" "$e" OK || fail=1
+	expect "nr_samples after the run" "$(cat $TB/nr_samples)" 777 || fail=1
+	expect "params read during the run" "$params" \
+		"nr_samples=$SLOW_SAMPLES nr_highest=100 do_work=0 " || fail=1
+	set_defaults
+	return $fail
+}
+
+# Offlining a CPU waits for the run holding cpus_read_lock(), then works.
+test_offline_during_run()
+{
+	cpu=/sys/devices/system/cpu/cpu3/online
+	fail=0
+	[ -w $cpu ] || { diag "cpu3 cannot go offline"; return 1; }
+	echo $SLOW_SAMPLES >$TB/nr_samples
+	start_benchmark /tmp/a
+	sleep 1
+	[ -s /tmp/a ] && { diag "run ended too early"; fail=1; }
+	echo 0 >$cpu || { diag "offline failed"; fail=1; }
+	[ -s /tmp/a ] || { diag "offline did not wait for the run"; fail=1; }
+	wait
+	read -r e t </tmp/a
+	expect "writer" "$e" OK || fail=1
+	expect "cpu3 online" "$(cat $cpu)" 0 || fail=1
+	set_defaults
+	expect "run with cpu3 offline" "$(write_errno $TB/benchmark 1)" OK ||
+		fail=1
+	check_results_sane || fail=1
+	echo 1 >$cpu || { diag "online failed"; fail=1; }
+	expect "run with cpu3 back" "$(write_errno $TB/benchmark 1)" OK ||
+		fail=1
+	return $fail
+}
+
+test_rmmod_after_run()
+{
+	echo 1 >$TB/benchmark && rmmod tracerbench && [ ! -d $TB ] &&
+		insmod $MODULE && [ -d $TB ] && test_zero_before_run
+}
+
+test_load_cycles()
+{
+	i=0
+	while [ $i -lt 20 ]; do
+		unload || { diag "rmmod $i failed"; return 1; }
+		insmod $MODULE || { diag "insmod $i failed"; return 1; }
+		test_defaults || return 1
+		if [ $((i % 5)) -eq 0 ]; then
+			echo 100 >$TB/nr_samples
+			echo 1 >$TB/benchmark || { diag "run $i"; return 1; }
+		fi
+		i=$((i + 1))
+	done
+}
+
+test_big_run()
+{
+	fail=0
+	echo 10000000 >$TB/nr_samples
+	t=$(time_run)
+	diag "10^7 samples per CPU in ${t}cs"
+	check_results_sane || fail=1
+	set_defaults
+	return $fail
+}
+
+DMESG_BAD='WARNING|BUG|lockdep|possible (circular|recursive)|soft lockup|hard LOCKUP|rcu.*stall|blocked for more than|hung_task|KASAN|Out of memory|oom-kill|Call Trace'
+
+test_dmesg_clean()
+{
+	bad=$(dmesg | grep -E "$DMESG_BAD")
+	[ -z "$bad" ] && return 0
+	echo "$bad" | while read -r line; do diag "$line"; done
+	return 1
+}
+
+group_functional()
+{
+	run_test "load" insmod $MODULE
+	run_test "tree: files, modes, nothing world-writable" test_tree
+	run_test "defaults" test_defaults
+	run_test "results read 0 before any run" test_zero_before_run
+	run_test "benchmark: results consistent" test_run_sane
+	run_test "benchmark: any input starts a run" test_run_any_input
+	run_test "percentile 1, 50, 100" test_percentile_run
+	echo "$BAD_INPUTS" | while IFS='|' read -r file value want; do
+		[ -n "$file" ] || continue
+		echo "$file|$value|$want"
+	done >/tmp/bad
+	while IFS='|' read -r file value want; do
+		run_test "bad input: $file '$value' is $want, nothing changes" \
+			test_bad_input "$file" "$value" "$want"
+	done </tmp/bad
+	for p in $PRIMS; do
+		for s in $STATS; do
+			run_test "write to read-only $p/$s is EACCES" \
+				test_write_read_only "$p/$s"
+		done
+	done
+	for f in benchmark percentile; do
+		run_test "read of write-only $f is EACCES" \
+			test_read_write_only $f
+	done
+	run_test "limits accepted" test_limits_accepted
+	run_test "nr_highest above nr_samples is clamped" test_highest_clamped
+	run_test "nr_samples 1" test_one_sample
+	run_test "do_work run" test_do_work_run
+	run_test "ENOMEM leaves everything as it was" test_enomem
+	run_test "concurrent writers are serialised" test_concurrent_writers
+	run_test "reads and config writes during a run" test_read_during_run
+	run_test "CPU offline waits for the run" test_offline_during_run
+	run_test "rmmod after a run" test_rmmod_after_run
+	run_test "20 load/unload cycles" test_load_cycles
+	run_test "10^7 samples per CPU" test_big_run
+	run_test "unload" unload
+}
+
+# --- exact: under -icount shift=0,sleep=off -----------------------------------
+
+medians()
+{
+	for p in $PRIMS; do
+		printf '%s ' "$(cat $TB/$p/median)"
+	done
+}
+
+test_identical_medians()
+{
+	echo 1 >$TB/benchmark || return 1
+	first=$(medians)
+	echo 1 >$TB/benchmark || return 1
+	diag "medians: $first"
+	expect "second run" "$(medians)" "$first"
+}
+
+test_percentile_order()
+{
+	fail=0
+	echo 50 >$TB/percentile || return 1
+	p50=$(for p in $PRIMS; do printf '%s ' "$(cat $TB/$p/percentile)"; done)
+	echo 99 >$TB/percentile || return 1
+	set -- $p50
+	for p in $PRIMS; do
+		expect_le "$p p50 <= p99" "$1" "$(cat $TB/$p/percentile)" ||
+			fail=1
+		shift
+	done
+	return $fail
+}
+
+# The simulated work is calibrated and subtracted: medians barely move.
+test_do_work_subtracted()
+{
+	fail=0
+	echo 1 >$TB/benchmark || return 1
+	plain=$(medians)
+	echo 1 >$TB/do_work
+	echo 1 >$TB/benchmark || fail=1
+	work=$(medians)
+	echo 0 >$TB/do_work
+	diag "medians without work: $plain, with: $work"
+	set -- $work
+	for m in $plain; do
+		d=$(($1 - m))
+		[ ${d#-} -le 2 ] || { diag "differ by $d"; fail=1; }
+		shift
+	done
+	return $fail
+}
+
+group_exact()
+{
+	run_test "load" load
+	run_test "two runs give identical medians" test_identical_medians
+	run_test "percentile 50 <= percentile 99" test_percentile_order
+	run_test "do_work medians within 2 cycles" test_do_work_subtracted
+	run_test "unload" unload
+}
+
+# With preempt=MODEL on the command line, that model is the one in force.
+test_preempt_model()
+{
+	model=$(cat /sys/kernel/debug/sched/preempt 2>/dev/null)
+	diag "preemption: ${model:-fixed at build time}"
+	want=$(sed -n 's/.*preempt=\([a-z]*\).*/\1/p' /proc/cmdline)
+	[ -z "$want" ] && return 0
+	case $model in
+	*"($want)"*)	return 0 ;;
+	esac
+	diag "booted with preempt=$want"
+	return 1
+}
+
+group_long()
+{
+	run_test "load" load
+	run_test "preemption model as booted" test_preempt_model
+	run_test "10^7 samples per CPU" test_big_run
+	run_test "unload" unload
+}
+
+# --- show: for make run -------------------------------------------------------
+
+group_show()
+{
+	load || return 1
+	echo 1 >$TB/benchmark || return 1
+	echo 99 >$TB/percentile || return 1
+	echo "tracerbench on $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs, nr_samples $(cat $TB/nr_samples), nr_highest $(cat $TB/nr_highest), do_work $(cat $TB/do_work)"
+	echo "all figures in cycles (get_cycles()); percentile is p99 on one CPU"
+	printf '%-10s' ""
+	for s in $STATS; do
+		printf '%12s' "$s"
+	done
+	echo
+	for p in $PRIMS; do
+		printf '%-10s' "$p"
+		for s in $STATS; do
+			printf '%12s' "$(cat $TB/$p/$s)"
+		done
+		echo
+	done
+}
+
+echo "KTAP version 1"
+[ "$1" = show ] || run_test "every present CPU online" test_all_cpus_online
+for group in "$@"; do
+	case $group in
+	functional)	group_functional ;;
+	exact)		group_exact ;;
+	long)		group_long ;;
+	show)		group_show; exit ;;
+	*)		diag "unknown group $group"; ktap_result 1 "group $group" ;;
+	esac
+done
+run_test "dmesg: no warning, lockdep, lockup, stall or KASAN report" \
+	test_dmesg_clean
+echo "1..$nr_tests"
+echo "# $((nr_tests - nr_failed)) passed, $nr_failed failed"

@@ -1,0 +1,145 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Shared by check.sh and run.sh: packages, target kernels, module builds,
+# initramfs images and QEMU boots. Source it; it defines functions only.
+
+TB_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TB_OUT=${TB_OUT:-$TB_TOP/.out}
+
+# Target kernels by label. Meta-packages keep image and headers in step.
+TB_KERNELS="6.1 6.12 6.12-rt"
+
+tb_image_pkg()
+{
+	case $1 in
+	6.1)		echo linux-image-amd64 ;;
+	6.12)		echo linux-image-6.12-amd64 ;;
+	6.12-rt)	echo linux-image-6.12-rt-amd64 ;;
+	*)		echo "unknown kernel label: $1" >&2; return 1 ;;
+	esac
+}
+
+tb_packages()
+{
+	local k img
+
+	echo make gcc libc6-dev perl cpio gzip busybox-static qemu-system-x86
+	echo linux-source-6.12
+	for k in $TB_KERNELS; do
+		img=$(tb_image_pkg "$k")
+		echo "$img" "${img/image/headers}"
+	done
+}
+
+# Install whatever is missing; a no-op on a machine that has it all.
+tb_install()
+{
+	local missing=() p
+
+	for p in $(tb_packages); do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
+			grep -q ' installed$' || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	if [ "$(id -u)" != 0 ]; then
+		echo "tracerbench: run as root to install: ${missing[*]}" >&2
+		return 1
+	fi
+	echo "tracerbench: installing ${missing[*]}" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq &&
+		apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+}
+
+# The kernel release a meta-package currently points at.
+tb_release()
+{
+	dpkg-query -W -f='${Depends}\n' "$(tb_image_pkg "$1")" |
+		grep -o 'linux-image-[^ ,]*' | head -n 1 | sed 's/^linux-image-//'
+}
+
+tb_kdir()
+{
+	echo "/usr/src/linux-headers-$(tb_release "$1")"
+}
+
+tb_vmlinuz()
+{
+	echo "/boot/vmlinuz-$(tb_release "$1")"
+}
+
+# Build tracerbench.ko for kernel $1 at W=1 in its own directory; the log is
+# $TB_OUT/build-$1/build.log. Fails on a failed build or on any warning.
+tb_build_module()
+{
+	local dir=$TB_OUT/build-$1
+
+	rm -rf "$dir" && mkdir -p "$dir" || return 1
+	cp "$TB_TOP"/Kbuild "$TB_TOP"/tracerbench.c "$TB_TOP"/heap.c \
+		"$TB_TOP"/heap.h "$TB_TOP"/stats.c "$dir"/ || return 1
+	make -C "$(tb_kdir "$1")" M="$dir" W=1 modules >"$dir/build.log" 2>&1 ||
+		return 1
+	! grep -qi 'warning' "$dir/build.log"
+}
+
+tb_module()
+{
+	echo "$TB_OUT/build-$1/tracerbench.ko"
+}
+
+# Pack busybox, the guest scripts and the module for kernel $1 into $2.
+tb_make_initramfs()
+{
+	local root
+
+	root=$(mktemp -d) || return 1
+	mkdir -p "$root"/bin "$root"/dev "$root"/proc "$root"/sys "$root"/tmp \
+		"$root"/tests
+	gcc -static -O2 -Wall -Werror -o "$root"/tests/tbio \
+		"$TB_TOP"/tools/guest/tbio.c &&
+		cp /bin/busybox "$root"/bin/ &&
+		cp "$TB_TOP"/tools/guest/init "$root"/init &&
+		cp "$TB_TOP"/tools/guest/*.sh "$root"/tests/ &&
+		cp "$(tb_module "$1")" "$root"/tracerbench.ko &&
+		chmod +x "$root"/init "$root"/tests/*.sh &&
+		(cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 >"$2"
+	local rc=$?
+	rm -rf "$root"
+	return $rc
+}
+
+# tb_boot KERNEL INITRD SUITES TIMEOUT OUTPREFIX [extra kernel args]
+# Runs the guest suites SUITES (comma separated). The console goes to
+# OUTPREFIX.console, the suites' KTAP output to OUTPREFIX.ktap. Set
+# TB_ICOUNT=1 for a deterministic guest clock.
+tb_boot()
+{
+	local kernel=$1 initrd=$2 suites=$3 secs=$4 out=$5
+	local accel=(-accel tcg)
+
+	shift 5
+	# Under icount, 6.1 hangs bringing up secondary CPUs at boot, yet
+	# onlines them fine later: boot on one and let the guest's init
+	# online the rest.
+	[ "${TB_ICOUNT:-0}" = 1 ] &&
+		accel+=(-icount shift=0,sleep=off) && set -- "$@" maxcpus=1
+	rm -f "$out".console "$out".ktap
+	timeout --foreground -k 5 "$secs" qemu-system-x86_64 "${accel[@]}" \
+		-smp 4 -m 1G -display none -monitor none -no-reboot \
+		-kernel "$(tb_vmlinuz "$kernel")" -initrd "$initrd" \
+		-serial file:"$out".console -serial file:"$out".ktap \
+		-append "console=ttyS0 loglevel=4 panic=-1 tb.suite=$suites $*" \
+		</dev/null
+}
+
+# The Debian kernel source, unpacked once into a cache that outlives the
+# work tree: checkpatch comes from it.
+TB_CACHE=${TB_CACHE:-/var/cache/tracerbench}
+TB_SRC=$TB_CACHE/linux-source-6.12
+
+tb_kernel_source()
+{
+	[ -x "$TB_SRC/scripts/checkpatch.pl" ] && return 0
+	mkdir -p "$TB_CACHE" &&
+		tar -C "$TB_CACHE" -xf /usr/src/linux-source-6.12.tar.xz &&
+		[ -x "$TB_SRC/scripts/checkpatch.pl" ]
+}

@@ -1,0 +1,25 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# make run: build the module, boot the Debian 6.12 kernel under QEMU with
+# it, run one benchmark with the defaults and print the results as a table.
+# TCG emulates the CPU, so the cycle counts only compare with each other.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+k=6.12
+TB_KERNELS=$k
+tb_install || exit 1
+mkdir -p "$TB_OUT"
+if ! tb_build_module $k; then
+	cat "$TB_OUT/build-$k/build.log"
+	exit 1
+fi
+tb_make_initramfs $k "$TB_OUT/initrd-run.cpio.gz" || exit 1
+tb_boot $k "$TB_OUT/initrd-run.cpio.gz" show 300 "$TB_OUT/run"
+if ! grep -q '^irq_save' "$TB_OUT/run.ktap" 2>/dev/null; then
+	echo "tracerbench: the guest printed no results; its console:" >&2
+	tail -n 30 "$TB_OUT/run.console" >&2
+	exit 1
+fi
+grep -v '^KTAP' "$TB_OUT/run.ktap"
