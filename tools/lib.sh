@@ -129,6 +129,12 @@ tb_boot()
 		-serial file:"$out".console -serial file:"$out".ktap \
 		-append "console=ttyS0 loglevel=4 panic=-1 tb.suite=$suites $*" \
 		</dev/null
+	local rc=$?
+
+	# the guest's serial lines end in CR LF
+	touch "$out".console "$out".ktap
+	sed -i 's/\r$//' "$out".console "$out".ktap
+	return $rc
 }
 
 # The Debian kernel source, unpacked once into a cache that outlives the
