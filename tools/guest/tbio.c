@@ -1,46 +1,116 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * tbio: one write(2) or read(2) on a file, reporting the exact errno, which
- * the shell's own redirections and utilities hide or paraphrase.
+ * tbio: one write(2), read(2) or init_module(2), reporting the exact errno,
+ * which the shell's own redirections and utilities hide or paraphrase.
  *
- *	tbio write FILE DATA	write DATA (no newline added) in one call
- *	tbio read FILE		read up to 4 KiB in one call
+ *	tbio [-f N] write FILE DATA	write DATA (no newline added) in one call
+ *	tbio [-f N] read FILE		read up to 4 KiB in one call
+ *	tbio [-f N] insmod FILE		load the module in FILE
  *
- * Prints OK or the errno's name (EINVAL, ...) and exits 0 either way;
- * exits 2 when the file cannot even be opened or the usage is wrong.
+ * Prints OK or the errno's name (EINVAL, ...). With -f N, the N-th fault
+ * injection point the call reaches fails (/proc/thread-self/fail-nth), and
+ * a second word says whether it was reached: "injected" or "missed". The
+ * file is opened and read before arming, so only the call itself counts.
+ * Exits 0 whatever the call returned; 2 on bad usage or set-up.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+
+static char *slurp(int fd, size_t *len)
+{
+	struct stat st;
+	char *buf;
+
+	if (fstat(fd, &st))
+		return NULL;
+	buf = malloc(st.st_size ? st.st_size : 1);
+	if (!buf)
+		return NULL;
+	if (read(fd, buf, st.st_size) != st.st_size) {
+		free(buf);
+		return NULL;
+	}
+	*len = st.st_size;
+	return buf;
+}
+
+static int bad_usage(void)
+{
+	fputs("tbio [-f N] write FILE DATA | read FILE | insmod FILE\n", stderr);
+	return 2;
+}
 
 int main(int argc, char **argv)
 {
-	char buf[4096];
+	char buf[4096], nth[16] = "", left[16] = "";
+	int fd, nth_fd = -1, mode = 0;
+	size_t len = 0;
+	char *image = NULL;
 	ssize_t ret;
-	int fd;
 
-	if (argc == 4 && !strcmp(argv[1], "write"))
-		fd = open(argv[2], O_WRONLY);
-	else if (argc == 3 && !strcmp(argv[1], "read"))
-		fd = open(argv[2], O_RDONLY);
-	else
-		fd = -2;
-	if (fd == -2) {
-		fprintf(stderr, "usage: tbio write FILE DATA | tbio read FILE\n");
-		return 2;
+	if (argc > 3 && !strcmp(argv[1], "-f")) {
+		snprintf(nth, sizeof(nth), "%s", argv[2]);
+		argv += 2;
+		argc -= 2;
 	}
+	if (argc == 4 && !strcmp(argv[1], "write"))
+		mode = 'w';
+	else if (argc == 3 && !strcmp(argv[1], "read"))
+		mode = 'r';
+	else if (argc == 3 && !strcmp(argv[1], "insmod"))
+		mode = 'i';
+	else
+		return bad_usage();
+
+	fd = open(argv[2], mode == 'w' ? O_WRONLY : O_RDONLY);
 	if (fd < 0) {
 		printf("open: %s\n", strerrorname_np(errno));
 		return 2;
 	}
-	if (argv[1][0] == 'w')
+	if (mode == 'i') {
+		image = slurp(fd, &len);
+		if (!image) {
+			perror("tbio: reading the module");
+			return 2;
+		}
+	}
+	if (*nth) {
+		nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
+		if (nth_fd < 0 || write(nth_fd, nth, strlen(nth)) < 0) {
+			perror("tbio: arming fail-nth");
+			return 2;
+		}
+	}
+
+	if (mode == 'w')
 		ret = write(fd, argv[3], strlen(argv[3]));
-	else
+	else if (mode == 'r')
 		ret = read(fd, buf, sizeof(buf));
-	puts(ret < 0 ? strerrorname_np(errno) : "OK");
+	else
+		ret = syscall(SYS_init_module, image, len, "");
+	printf("%s", ret < 0 ? strerrorname_np(errno) : "OK");
+
+	/*
+	 * 0 once the armed fault was injected, what is left otherwise; then
+	 * disarm, or printing the result could be what fails.
+	 */
+	if (nth_fd >= 0) {
+		if (pread(nth_fd, left, sizeof(left) - 1, 0) < 0 ||
+		    pwrite(nth_fd, "0", 1, 0) < 0) {
+			perror("tbio: reading fail-nth");
+			return 2;
+		}
+		printf(" %s", atoi(left) ? "missed" : "injected");
+	}
+	printf("\n");
+	free(image);
 	close(fd);
 	return 0;
 }
