@@ -7,6 +7,22 @@ TB_OUT=${TB_OUT:-$TB_TOP/.out}
 
 # Target kernels by label. Meta-packages keep image and headers in step.
 TB_KERNELS="6.1 6.12 6.12-rt"
+# Kernels built from linux-source-6.12 that differ only in tracing, and one
+# with the kernel's bug detectors on top; see tools/kconfig/.
+TB_BUILT_KERNELS="notrace trace debug"
+
+# The Debian kernel source, unpacked once into a cache that outlives the
+# work tree, as are the kernels built from it.
+TB_CACHE=${TB_CACHE:-/var/cache/tracerbench}
+TB_SRC=$TB_CACHE/linux-source-6.12
+
+tb_is_built()
+{
+	case $1 in
+	notrace | trace | debug)	return 0 ;;
+	*)				return 1 ;;
+	esac
+}
 
 tb_image_pkg()
 {
@@ -22,8 +38,9 @@ tb_packages()
 {
 	local k img
 
-	echo make gcc libc6-dev perl cpio gzip busybox-static qemu-system-x86
-	echo linux-source-6.12
+	echo make gcc libc6-dev perl cpio gzip busybox-static bash-static
+	echo qemu-system-x86
+	echo linux-source-6.12 xz-utils bc bison flex libelf-dev libssl-dev
 	for k in $TB_KERNELS; do
 		img=$(tb_image_pkg "$k")
 		echo "$img" "${img/image/headers}"
@@ -59,12 +76,20 @@ tb_release()
 
 tb_kdir()
 {
-	echo "/usr/src/linux-headers-$(tb_release "$1")"
+	if tb_is_built "$1"; then
+		tb_kernel_dir "$1"
+	else
+		echo "/usr/src/linux-headers-$(tb_release "$1")"
+	fi
 }
 
 tb_vmlinuz()
 {
-	echo "/boot/vmlinuz-$(tb_release "$1")"
+	if tb_is_built "$1"; then
+		echo "$(tb_kernel_dir "$1")/arch/x86/boot/bzImage"
+	else
+		echo "/boot/vmlinuz-$(tb_release "$1")"
+	fi
 }
 
 # Build tracerbench.ko for kernel $1 at W=1 in its own directory; the log is
@@ -86,17 +111,23 @@ tb_module()
 	echo "$TB_OUT/build-$1/tracerbench.ko"
 }
 
-# Pack busybox, the guest scripts and the module for kernel $1 into $2.
+# Pack busybox, the guest scripts and the module for kernel $1 into $2,
+# with bash and tools/compare.sh under /tb, so that the guest can run it as
+# a real machine would.
 tb_make_initramfs()
 {
 	local root
 
 	root=$(mktemp -d) || return 1
 	mkdir -p "$root"/bin "$root"/dev "$root"/proc "$root"/sys "$root"/tmp \
-		"$root"/tests
+		"$root"/tests "$root"/tb/tools/guest
 	gcc -static -O2 -Wall -Werror -o "$root"/tests/tbio \
 		"$TB_TOP"/tools/guest/tbio.c &&
 		cp /bin/busybox "$root"/bin/ &&
+		cp /bin/bash-static "$root"/bin/bash &&
+		cp "$TB_TOP"/tools/compare.sh "$TB_TOP"/tools/lib.sh \
+			"$root"/tb/tools/ &&
+		cp "$TB_TOP"/tools/guest/measure.sh "$root"/tb/tools/guest/ &&
 		cp "$TB_TOP"/tools/guest/init "$root"/init &&
 		cp "$TB_TOP"/tools/guest/*.sh "$root"/tests/ &&
 		cp "$(tb_module "$1")" "$root"/tracerbench.ko &&
@@ -106,6 +137,8 @@ tb_make_initramfs()
 	rm -rf "$root"
 	return $rc
 }
+
+TB_CPUS=4
 
 # tb_boot KERNEL INITRD SUITES TIMEOUT OUTPREFIX [extra kernel args]
 # Runs the guest suites SUITES (comma separated). The console goes to
@@ -124,10 +157,10 @@ tb_boot()
 		accel+=(-icount shift=0,sleep=off) && set -- "$@" maxcpus=1
 	rm -f "$out".console "$out".ktap
 	timeout --foreground -k 5 "$secs" qemu-system-x86_64 "${accel[@]}" \
-		-smp 4 -m 1G -display none -monitor none -no-reboot \
+		-smp "$TB_CPUS" -m 1G -display none -monitor none -no-reboot \
 		-kernel "$(tb_vmlinuz "$kernel")" -initrd "$initrd" \
 		-serial file:"$out".console -serial file:"$out".ktap \
-		-append "console=ttyS0 loglevel=4 panic=-1 tb.suite=$suites $*" \
+		-append "console=ttyS0 loglevel=4 panic=-1 tb.cpus=$TB_CPUS tb.suite=$suites $*" \
 		</dev/null
 	local rc=$?
 
@@ -137,15 +170,76 @@ tb_boot()
 	return $rc
 }
 
-# The Debian kernel source, unpacked once into a cache that outlives the
-# work tree: checkpatch comes from it.
-TB_CACHE=${TB_CACHE:-/var/cache/tracerbench}
-TB_SRC=$TB_CACHE/linux-source-6.12
-
 tb_kernel_source()
 {
 	[ -x "$TB_SRC/scripts/checkpatch.pl" ] && return 0
 	mkdir -p "$TB_CACHE" &&
 		tar -C "$TB_CACHE" -xf /usr/src/linux-source-6.12.tar.xz &&
 		[ -x "$TB_SRC/scripts/checkpatch.pl" ]
+}
+
+tb_fragments()
+{
+	local d=$TB_TOP/tools/kconfig
+
+	case $1 in
+	notrace)	echo "$d/base.config" ;;
+	trace)		echo "$d/base.config $d/trace.config" ;;
+	debug)		echo "$d/base.config $d/trace.config $d/debug.config" ;;
+	esac
+}
+
+# Where variant $1 is built: keyed by its fragments, the source package's
+# version and the compiler, so that a change to any of them rebuilds.
+tb_kernel_dir()
+{
+	local key
+
+	key=$({
+		cat $(tb_fragments "$1")
+		dpkg-query -W -f='${Version}\n' linux-source-6.12
+		gcc --version | head -n 1
+	} | sha256sum | cut -c 1-16)
+	echo "$TB_CACHE/kernels/$1-$key"
+}
+
+# Every option the fragments set must be in the final .config, and the
+# notrace kernel must not have the tracepoints.
+tb_check_config()
+{
+	local config=$2/.config opt missing=0
+
+	for opt in $(grep -h '^CONFIG_' $(tb_fragments "$1")); do
+		grep -qx "$opt" "$config" && continue
+		echo "tracerbench: $1 kernel lacks $opt" >&2
+		missing=1
+	done
+	if [ "$1" = notrace ] &&
+	   grep -q '^CONFIG_PREEMPTIRQ_TRACEPOINTS=y' "$config"; then
+		echo "tracerbench: notrace kernel has the tracepoints" >&2
+		missing=1
+	fi
+	return $missing
+}
+
+# Build kernel variant $1 unless the cache has it; the log is build.log in
+# its directory.
+tb_build_kernel()
+{
+	local dir
+
+	dir=$(tb_kernel_dir "$1")
+	[ -f "$dir/.tb-built" ] && return 0
+	tb_kernel_source || return 1
+	rm -rf "$dir" && mkdir -p "$dir" || return 1
+	echo "tracerbench: building the $1 kernel in $dir" >&2
+	{
+		make -C "$TB_SRC" O="$dir" tinyconfig &&
+			"$TB_SRC"/scripts/kconfig/merge_config.sh -m -O "$dir" \
+				"$dir/.config" $(tb_fragments "$1") &&
+			make -C "$TB_SRC" O="$dir" olddefconfig &&
+			tb_check_config "$1" "$dir" &&
+			make -C "$TB_SRC" O="$dir" -j"$(nproc)" all
+	} >"$dir/build.log" 2>&1 || return 1
+	touch "$dir/.tb-built"
 }
