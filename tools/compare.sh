@@ -1,0 +1,159 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# What the preemptirq tracepoints cost: tracerbench's medians in three states,
+#   out	kernel built without CONFIG_PREEMPTIRQ_TRACEPOINTS
+#   off	built with them, events/preemptirq disabled
+#   on	built with them, events/preemptirq enabled
+# and the ratios between them. Off and on alternate within each round so that
+# drift cannot pose as a difference.
+#
+# By default it builds (or takes from the cache) the notrace and trace
+# kernels and measures in QEMU. With --host it measures the running kernel,
+# which must have the tracepoints; "out" then needs another kernel and is
+# left blank.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+usage()
+{
+	cat >&2 <<EOF
+usage: tools/compare.sh [--icount] [--do-work] [--rounds N] [--nr-samples N]
+       tools/compare.sh --host [--do-work] [--rounds N] [--nr-samples N]
+  --icount        deterministic guest clock (-icount shift=0,sleep=off)
+  --do-work       time the simulated critical section inside each pair
+  --rounds N      runs per state (default 5)
+  --nr-samples N  samples per primitive per CPU (default 10000)
+  --host          measure this machine's kernel instead of QEMU guests
+EOF
+	exit 2
+}
+
+die()
+{
+	echo "tracerbench: $*" >&2
+	exit 1
+}
+
+icount=0 do_work=0 rounds=5 nr_samples=10000 host=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--icount)	icount=1 ;;
+	--do-work)	do_work=1 ;;
+	--host)		host=1 ;;
+	--rounds)	rounds=${2:-}; shift ;;
+	--nr-samples)	nr_samples=${2:-}; shift ;;
+	*)		usage ;;
+	esac
+	shift
+done
+for n in "$rounds" "$nr_samples"; do
+	[[ $n =~ ^[1-9][0-9]{0,8}$ ]] || usage
+done
+[ $host = 1 ] && [ $icount = 1 ] && die "--icount applies to QEMU guests only"
+
+samples=$(mktemp)
+trap 'rm -f "$samples"' EXIT
+
+measure_host()
+{
+	local tracing=/sys/kernel/tracing tb=/sys/kernel/debug/tracerbench
+	local loaded=0 old_samples old_work rc
+
+	[ "$(id -u)" = 0 ] || die "--host needs root"
+	[ -d $tracing/events ] || tracing=/sys/kernel/debug/tracing
+	[ -d $tracing/events/preemptirq ] ||
+		die "$(uname -r) has no preemptirq tracepoints (it needs CONFIG_PREEMPTIRQ_TRACEPOINTS, from CONFIG_IRQSOFF_TRACER or CONFIG_PREEMPT_TRACER): nothing to compare"
+	if [ ! -d $tb ]; then
+		make -s -C "$TB_TOP" modules >&2 &&
+			insmod "$TB_TOP/tracerbench.ko" || die "cannot load tracerbench"
+		loaded=1
+	fi
+	old_samples=$(cat $tb/nr_samples)
+	old_work=$(cat $tb/do_work)
+	echo "$nr_samples" >$tb/nr_samples && echo "$do_work" >$tb/do_work
+	TB=$tb TRACING=$tracing sh "$TB_TOP/tools/guest/measure.sh" "$rounds" |
+		sed -n 's/^# sample //p' >"$samples"
+	rc=${PIPESTATUS[0]}
+	echo "$old_samples" >$tb/nr_samples
+	echo "$old_work" >$tb/do_work
+	[ $loaded = 1 ] && rmmod tracerbench
+	[ "$rc" = 0 ] || die "measuring failed"
+	where="host $(uname -r)"
+}
+
+measure_qemu()
+{
+	local k out
+
+	tb_install >&2 || die "cannot install the packages"
+	mkdir -p "$TB_OUT"
+	for k in notrace trace; do
+		tb_build_kernel $k ||
+			die "building the $k kernel failed: $(tb_kernel_dir $k)/build.log"
+		tb_build_module $k ||
+			die "building the module failed: $TB_OUT/build-$k/build.log"
+		tb_make_initramfs $k "$TB_OUT/initrd-$k.cpio.gz" ||
+			die "cannot make the initramfs"
+		out=$TB_OUT/compare-$k
+		TB_ICOUNT=$icount tb_boot $k "$TB_OUT/initrd-$k.cpio.gz" \
+			compare 1800 "$out" "tb.rounds=$rounds" \
+			"tb.nr_samples=$nr_samples" "tb.do_work=$do_work"
+		if ! grep -q '^1\.\.' "$out.ktap" || grep -q '^not ok' "$out.ktap"; then
+			cat "$out.ktap" >&2
+			die "measuring on the $k kernel failed; see $out.console"
+		fi
+		sed -n 's/^# sample //p' "$out.ktap" >>"$samples"
+	done
+	where="QEMU TCG$([ $icount = 1 ] && echo ', -icount shift=0,sleep=off'), $TB_CPUS CPUs, kernels from linux-source-6.12"
+}
+
+# summary PRIM STATE: "median min max" of that state's per-run medians
+summary()
+{
+	awk -v p="$1" -v s="$2" '$1 == s && $2 == p { print $3 }' "$samples" |
+		sort -n | awk '{ v[NR] = $1 }
+			END {
+				if (!NR)
+					exit
+				m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+				print m, v[1], v[NR]
+			}'
+}
+
+cell()
+{
+	[ -n "$1" ] || { echo -; return; }
+	set -- $1
+	echo "$1 [$2-$3]"
+}
+
+ratio()
+{
+	[ -n "$1" ] && [ -n "$2" ] || { echo -; return; }
+	awk -v a="${1%% *}" -v b="${2%% *}" \
+		'BEGIN { if (b > 0) printf "%.2f\n", a / b; else print "-" }'
+}
+
+# each sets $where, or dies
+if [ $host = 1 ]; then
+	measure_host
+else
+	measure_qemu
+fi
+[ -s "$samples" ] || die "no samples"
+
+echo "tracerbench: cost of the preemptirq tracepoints, median cycles per pair"
+echo "over $rounds runs each [min-max of the runs]"
+echo "$where; nr_samples $nr_samples, do_work $do_work"
+echo
+printf '%-10s %-18s %-18s %-18s %8s %8s %8s\n' primitive "compiled out" \
+	"compiled in, off" "on" "off/out" "on/off" "on/out"
+for prim in irq preempt irq_save; do
+	out=$(summary $prim out)
+	off=$(summary $prim off)
+	on=$(summary $prim on)
+	printf '%-10s %-18s %-18s %-18s %8s %8s %8s\n' $prim "$(cell "$out")" \
+		"$(cell "$off")" "$(cell "$on")" "$(ratio "$off" "$out")" \
+		"$(ratio "$on" "$off")" "$(ratio "$on" "$out")"
+done
