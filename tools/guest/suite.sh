@@ -9,13 +9,21 @@
 # functional	the tree, results, bad input, concurrency, hotplug, unload
 # exact		checks that need -icount shift=0,sleep=off: exact medians
 # long		a run of 10^7 samples per CPU
+# tracepoints	the preemptirq events raise the medians, exactly reversibly
+# faults	every allocation on load and on a run failed in turn
+# leaks		kmemleak finds nothing once the module is gone
+# compare	no checks: measure.sh's samples, for tools/compare.sh
 # show		no tests: run one benchmark and print every result file
 #
-# Every group ends by checking dmesg. The plan line comes last, so a guest
-# that dies part-way leaves no plan and the host counts that as a failure.
+# Groups take parameters from the kernel command line: tb.rounds=,
+# tb.nr_samples=, tb.do_work=. The run ends by checking dmesg. The plan line
+# comes last, so a guest that dies part-way leaves no plan and the host
+# counts that as a failure.
 
 TB=/sys/kernel/debug/tracerbench
 MODULE=/tracerbench.ko
+PREEMPTIRQ=/sys/kernel/tracing/events/preemptirq
+KMEMLEAK=/sys/kernel/debug/kmemleak
 PRIMS="irq preempt irq_save"
 STATS="median average max max_avg percentile"
 PARAMS="nr_samples nr_highest do_work"
@@ -40,6 +48,13 @@ ktap_result()
 		nr_failed=$((nr_failed + 1))
 		echo "not ok $nr_tests $2"
 	fi
+}
+
+# ktap_skip NAME REASON
+ktap_skip()
+{
+	nr_tests=$((nr_tests + 1))
+	echo "ok $nr_tests $1 # SKIP $2"
 }
 
 # run_test NAME COMMAND...: one KTAP line for COMMAND's exit status
@@ -78,25 +93,42 @@ expect_le()
 	return 1
 }
 
+# cmdline_param NAME DEFAULT: tb.NAME= from the kernel command line
+cmdline_param()
+{
+	v=$(sed -n "s/.*tb\.$1=\([^ ]*\).*/\1/p" /proc/cmdline)
+	echo "${v:-$2}"
+}
+
 now_cs()
 {
 	cut -d' ' -f1 /proc/uptime | tr -d .
 }
 
+# The snapshots read with the builtin read, not a cat per file: on a slow
+# debug kernel, spawning 15 processes outlasts a run.
 snapshot_params()
 {
+	local p v out=
+
 	for p in $PARAMS; do
-		printf '%s=%s ' "$p" "$(cat $TB/$p)"
+		read -r v <$TB/$p
+		out="$out$p=$v "
 	done
+	echo "$out"
 }
 
 snapshot_results()
 {
+	local p s v out=
+
 	for p in $PRIMS; do
 		for s in $STATS; do
-			printf '%s/%s=%s ' "$p" "$s" "$(cat $TB/$p/$s)"
+			read -r v <$TB/$p/$s
+			out="$out$p/$s=$v "
 		done
 	done
+	echo "$out"
 }
 
 set_defaults()
@@ -118,16 +150,19 @@ unload()
 
 # --- functional -------------------------------------------------------------
 
-# Every present CPU online: runs measure on all of them.
+# All the CPUs QEMU was given (tb.cpus=) are online: runs measure on all.
 test_all_cpus_online()
 {
-	expect "online CPUs" "$(cat /sys/devices/system/cpu/online)" \
-		"$(cat /sys/devices/system/cpu/present)"
+	cpus=$(cmdline_param cpus 1)
+	want=0
+	[ "$cpus" -gt 1 ] && want="0-$((cpus - 1))"
+	expect "present CPUs" "$(cat /sys/devices/system/cpu/present)" $want &&
+		expect "online CPUs" "$(cat /sys/devices/system/cpu/online)" $want
 }
 
 test_tree()
 {
-	fail=0
+	local fail=0
 	for f in nr_samples:644 nr_highest:644 do_work:644 benchmark:200 \
 		 percentile:200; do
 		expect "mode of ${f%%:*}" "$(stat -c %a $TB/${f%%:*})" \
@@ -155,7 +190,7 @@ test_defaults()
 
 test_zero_before_run()
 {
-	fail=0
+	local fail=0
 	for p in $PRIMS; do
 		for s in $STATS; do
 			expect "$p/$s" "$(cat $TB/$p/$s)" 0 || fail=1
@@ -168,7 +203,7 @@ test_zero_before_run()
 # below the median (the top nr_highest include every CPU's upper half).
 check_results_sane()
 {
-	fail=0
+	local fail=0
 	for p in $PRIMS; do
 		med=$(cat $TB/$p/median)
 		avg=$(cat $TB/$p/average)
@@ -196,7 +231,7 @@ test_run_any_input()
 
 test_percentile_run()
 {
-	fail=0
+	local fail=0
 	for pct in 1 50 100; do
 		expect "percentile $pct" "$(write_errno $TB/percentile $pct)" OK ||
 			fail=1
@@ -246,7 +281,7 @@ test_bad_input()
 	file=$1 value=$2 want=$3
 	params=$(snapshot_params)
 	results=$(snapshot_results)
-	fail=0
+	local fail=0
 	expect "errno" "$(write_errno $TB/$file "$value
 ")" "$want" || fail=1
 	expect "configuration" "$(snapshot_params)" "$params" || fail=1
@@ -257,7 +292,7 @@ test_bad_input()
 test_write_read_only()
 {
 	before=$(cat $TB/$1)
-	fail=0
+	local fail=0
 	expect "errno" "$(write_errno $TB/$1 5)" EACCES || fail=1
 	expect "value" "$(cat $TB/$1)" "$before" || fail=1
 	return $fail
@@ -270,7 +305,7 @@ test_read_write_only()
 
 test_limits_accepted()
 {
-	fail=0
+	local fail=0
 	for p in nr_samples nr_highest; do
 		expect "$p max" "$(write_errno $TB/$p $MAX_SAMPLES)" OK || fail=1
 		expect "$p reads back" "$(cat $TB/$p)" $MAX_SAMPLES || fail=1
@@ -284,7 +319,7 @@ test_limits_accepted()
 
 test_highest_clamped()
 {
-	fail=0
+	local fail=0
 	echo 50 >$TB/nr_samples
 	echo 1000 >$TB/nr_highest
 	expect "benchmark" "$(write_errno $TB/benchmark 1)" OK || fail=1
@@ -296,7 +331,7 @@ test_highest_clamped()
 
 test_one_sample()
 {
-	fail=0
+	local fail=0
 	echo 1 >$TB/nr_samples
 	expect "benchmark" "$(write_errno $TB/benchmark 1)" OK || fail=1
 	check_results_sane || fail=1
@@ -318,7 +353,7 @@ test_do_work_run()
 # Buffers that cannot be had: -ENOMEM, nothing changed, next run fine.
 test_enomem()
 {
-	fail=0
+	local fail=0
 	echo 1 >$TB/benchmark
 	results=$(snapshot_results)
 	echo $MAX_SAMPLES >$TB/nr_samples
@@ -357,12 +392,24 @@ time_run()
 	echo $(($(now_cs) - t0))
 }
 
-# Runs long enough to act on one while it is in progress.
+# Runs long enough to act on one while it is in progress: about 4 s, sized
+# from a timed run, as kernels and hosts differ several times in speed.
 SLOW_SAMPLES=3000000
+size_slow_runs()
+{
+	local t
+
+	echo 300000 >$TB/nr_samples
+	t=$(time_run)
+	SLOW_SAMPLES=$((300000 * 400 / (t > 0 ? t : 1)))
+	[ $SLOW_SAMPLES -le 10000000 ] || SLOW_SAMPLES=10000000
+	diag "300000 samples took ${t}cs: runs of $SLOW_SAMPLES take about 4 s"
+	set_defaults
+}
 
 test_concurrent_writers()
 {
-	fail=0
+	local fail=0
 	echo $SLOW_SAMPLES >$TB/nr_samples
 	one=$(time_run)
 	start_benchmark /tmp/a
@@ -386,7 +433,7 @@ test_concurrent_writers()
 
 test_read_during_run()
 {
-	fail=0
+	local fail=0
 	echo 1 >$TB/benchmark
 	before=$(snapshot_results)
 	echo $SLOW_SAMPLES >$TB/nr_samples
@@ -409,21 +456,62 @@ test_read_during_run()
 	return $fail
 }
 
+# SIGKILL during a run ends it early; it publishes nothing.
+test_killed_writer()
+{
+	local fail=0
+	echo 1 >$TB/benchmark
+	results=$(snapshot_results)
+	echo 10000000 >$TB/nr_samples
+	t0=$(now_cs)
+	/tests/tbio write $TB/benchmark 1 >/dev/null &
+	pid=$!
+	sleep 1
+	kill -9 $pid
+	{ wait $pid; } 2>/dev/null
+	t=$(($(now_cs) - t0))
+	diag "the killed writer was gone after ${t}cs"
+	# a whole run of 10^7 samples per CPU takes well over 10 s here
+	[ $t -lt 500 ] || { diag "the run was not aborted"; fail=1; }
+	expect "results" "$(snapshot_results)" "$results" || fail=1
+	set_defaults
+	expect "next run" "$(write_errno $TB/benchmark 1)" OK || fail=1
+	return $fail
+}
+
+# On a kernel without the tracepoints, tools/compare.sh --host says so.
+test_compare_host_refuses()
+{
+	out=$(/tb/tools/compare.sh --host 2>&1)
+	rc=$?
+	diag "$out"
+	[ $rc = 1 ] && case $out in
+	*"has no preemptirq tracepoints"*)	return 0 ;;
+	esac
+	return 1
+}
+
 # Offlining a CPU waits for the run holding cpus_read_lock(), then works.
 test_offline_during_run()
 {
-	cpu=/sys/devices/system/cpu/cpu3/online
-	fail=0
+	local fail=0 cpu=/sys/devices/system/cpu/cpu3/online t_off e t
+
 	[ -w $cpu ] || { diag "cpu3 cannot go offline"; return 1; }
 	echo $SLOW_SAMPLES >$TB/nr_samples
 	start_benchmark /tmp/a
 	sleep 1
 	[ -s /tmp/a ] && { diag "run ended too early"; fail=1; }
 	echo 0 >$cpu || { diag "offline failed"; fail=1; }
-	[ -s /tmp/a ] || { diag "offline did not wait for the run"; fail=1; }
+	t_off=$(now_cs)
+	wait_file /tmp/a || { diag "writer did not return"; fail=1; }
 	wait
 	read -r e t </tmp/a
 	expect "writer" "$e" OK || fail=1
+	# both stamps follow cpus_read_unlock(); an offline that did not wait
+	# would have returned seconds before the run did
+	diag "offline returned at ${t_off}cs, the run at ${t}cs"
+	[ $((t_off + 50)) -ge "$t" ] ||
+		{ diag "offline did not wait for the run"; fail=1; }
 	expect "cpu3 online" "$(cat $cpu)" 0 || fail=1
 	set_defaults
 	expect "run with cpu3 offline" "$(write_errno $TB/benchmark 1)" OK ||
@@ -432,6 +520,31 @@ test_offline_during_run()
 	echo 1 >$cpu || { diag "online failed"; fail=1; }
 	expect "run with cpu3 back" "$(write_errno $TB/benchmark 1)" OK ||
 		fail=1
+	return $fail
+}
+
+# Onlining waits too. Unlike offlining, which waits anyway to park the
+# CPU's busy thread, only cpus_read_lock() makes it wait.
+test_online_during_run()
+{
+	local fail=0 cpu=/sys/devices/system/cpu/cpu3/online t_on e t
+
+	echo 0 >$cpu || { diag "offline failed"; return 1; }
+	echo $SLOW_SAMPLES >$TB/nr_samples
+	start_benchmark /tmp/a
+	sleep 1
+	[ -s /tmp/a ] && { diag "run ended too early"; fail=1; }
+	echo 1 >$cpu || { diag "online failed"; fail=1; }
+	t_on=$(now_cs)
+	wait_file /tmp/a || { diag "writer did not return"; fail=1; }
+	wait
+	read -r e t </tmp/a
+	expect "writer" "$e" OK || fail=1
+	diag "online returned at ${t_on}cs, the run at ${t}cs"
+	[ $((t_on + 50)) -ge "$t" ] ||
+		{ diag "online did not wait for the run"; fail=1; }
+	expect "cpu3 online" "$(cat $cpu)" 1 || fail=1
+	set_defaults
 	return $fail
 }
 
@@ -458,7 +571,7 @@ test_load_cycles()
 
 test_big_run()
 {
-	fail=0
+	local fail=0
 	echo 10000000 >$TB/nr_samples
 	t=$(time_run)
 	diag "10^7 samples per CPU in ${t}cs"
@@ -467,7 +580,8 @@ test_big_run()
 	return $fail
 }
 
-DMESG_BAD='WARNING|BUG|lockdep|possible (circular|recursive)|soft lockup|hard LOCKUP|rcu.*stall|blocked for more than|hung_task|KASAN|Out of memory|oom-kill|Call Trace'
+# Report markers, not words: "RCU lockdep checking is enabled" is no report.
+DMESG_BAD='WARNING:|BUG:|Oops|soft lockup|hard LOCKUP|rcu.*stall|blocked for more than|Out of memory|oom-kill|Call Trace|sleeping function called'
 
 test_dmesg_clean()
 {
@@ -509,9 +623,19 @@ group_functional()
 	run_test "nr_samples 1" test_one_sample
 	run_test "do_work run" test_do_work_run
 	run_test "ENOMEM leaves everything as it was" test_enomem
+	size_slow_runs
 	run_test "concurrent writers are serialised" test_concurrent_writers
 	run_test "reads and config writes during a run" test_read_during_run
+	run_test "a killed writer aborts its run" test_killed_writer
 	run_test "CPU offline waits for the run" test_offline_during_run
+	run_test "CPU online waits for the run" test_online_during_run
+	if [ -d $PREEMPTIRQ ]; then
+		ktap_skip "compare.sh --host refuses without tracepoints" \
+			"this kernel has them"
+	else
+		run_test "compare.sh --host refuses without tracepoints" \
+			test_compare_host_refuses
+	fi
 	run_test "rmmod after a run" test_rmmod_after_run
 	run_test "20 load/unload cycles" test_load_cycles
 	run_test "10^7 samples per CPU" test_big_run
@@ -538,7 +662,7 @@ test_identical_medians()
 
 test_percentile_order()
 {
-	fail=0
+	local fail=0
 	echo 50 >$TB/percentile || return 1
 	p50=$(for p in $PRIMS; do printf '%s ' "$(cat $TB/$p/percentile)"; done)
 	echo 99 >$TB/percentile || return 1
@@ -554,7 +678,7 @@ test_percentile_order()
 # The simulated work is calibrated and subtracted: medians barely move.
 test_do_work_subtracted()
 {
-	fail=0
+	local fail=0
 	echo 1 >$TB/benchmark || return 1
 	plain=$(medians)
 	echo 1 >$TB/do_work
@@ -602,6 +726,243 @@ group_long()
 	run_test "unload" unload
 }
 
+# --- tracepoints: on a kernel with them, under icount --------------------------
+
+test_tracepoint_events()
+{
+	local fail=0
+	for e in irq_disable irq_enable preempt_disable preempt_enable; do
+		[ -d $PREEMPTIRQ/$e ] || { diag "no event $e"; fail=1; }
+	done
+	return $fail
+}
+
+# events 0|1
+events()
+{
+	echo "$1" >$PREEMPTIRQ/enable && [ "$(cat $PREEMPTIRQ/enable)" = "$1" ]
+}
+
+# expect_raised WHAT ON OFF: ON is at least 5 times OFF, and not 0
+expect_raised()
+{
+	[ "$2" -gt 0 ] && [ "$2" -ge $((5 * $3)) ] && return 0
+	diag "$1: $2 with the events on, $3 off"
+	return 1
+}
+
+test_tracepoints_raise()
+{
+	local fail=0
+	events 0 && echo 1 >$TB/benchmark || return 1
+	tp_off=$(medians)
+	events 1 && echo 1 >$TB/benchmark || fail=1
+	tp_on=$(medians)
+	events 0 || fail=1
+	diag "medians (irq preempt irq_save) off: $tp_off, on: $tp_on"
+	set -- $tp_off $tp_on
+	expect_raised irq "$4" "$1" || fail=1
+	expect_raised preempt "$5" "$2" || fail=1
+	return $fail
+}
+
+test_tracepoints_restore()
+{
+	events 0 && echo 1 >$TB/benchmark || return 1
+	expect "medians with the events off again" "$(medians)" "$tp_off"
+}
+
+# tools/compare.sh --host, as on a real machine with the tracepoints: the
+# off and on columns filled, "compiled out" blank, the events' cost shown.
+test_compare_host()
+{
+	out=$(/tb/tools/compare.sh --host --rounds 2 --nr-samples 2000 2>&1)
+	rc=$?
+	echo "$out" | while read -r line; do diag "$line"; done
+	[ $rc = 0 ] || return 1
+	echo "$out" | awk '$1 == "irq" || $1 == "preempt" {
+		rows++
+		if ($2 != "-" || $NF != "-" || $(NF - 2) != "-" || $(NF - 1) < 5)
+			bad = 1
+	} END { exit rows != 2 || bad }'
+}
+
+group_tracepoints()
+{
+	run_test "load" load
+	run_test "preemptirq events exist" test_tracepoint_events
+	run_test "events on raise irq and preempt medians 5 times or more" \
+		test_tracepoints_raise
+	run_test "events off again give the exact earlier medians" \
+		test_tracepoints_restore
+	run_test "compare.sh --host measures off and on" test_compare_host
+	run_test "unload" unload
+}
+
+# --- faults: fail-nth on every allocation of a load and of a run --------------
+
+FAULT_LIMIT=3000
+# x86-64's module area, for either KERNEL_IMAGE_SIZE; kernel text is below
+MODULES_START=0xffffffffa0000000
+MODULES_END=0xffffffffff000000
+
+# in_modules ADDRESS: within the module area
+in_modules()
+{
+	[ "$(printf '%s\n%s\n' "$1" $MODULES_START | sort | head -n 1)" = \
+	  $MODULES_START ] &&
+	[ "$(printf '%s\n%s\n' "$1" $MODULES_END | sort | head -n 1)" = "$1" ]
+}
+
+# Let fail-nth reach GFP_KERNEL and order-0 allocations, quietly, but only
+# those with a caller in the module area: tracerbench's own, not the module
+# loader's or those of the rest of the kernel.
+fault_setup()
+{
+	local text stext
+
+	load || return 1
+	text=$(cat /sys/module/tracerbench/sections/.text)
+	stext=0x$(grep ' _stext$' /proc/kallsyms | cut -d' ' -f1)
+	in_modules "$text" || { diag "module text $text not in the area"; return 1; }
+	in_modules "$stext" && { diag "kernel text $stext in the area"; return 1; }
+	for f in failslab fail_page_alloc; do
+		d=/sys/kernel/debug/$f
+		[ -d $d ] || { diag "no $d"; return 1; }
+		echo N >$d/ignore-gfp-wait && echo 0 >$d/verbose &&
+			echo $MODULES_START >$d/require-start &&
+			echo $MODULES_END >$d/require-end || return 1
+	done
+	echo N >/sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem &&
+		echo 0 >/sys/kernel/debug/fail_page_alloc/min-order
+}
+
+# A failed call must give a plain errno, not a garbled one.
+is_errno()
+{
+	case $1 in
+	E[A-Z]*)	return 0 ;;
+	esac
+	diag "not an errno: $1"
+	return 1
+}
+
+# Fail the 1st, 2nd, ... allocation of insmod until none is left.
+test_fault_load()
+{
+	unload || return 1
+	local fail=0
+	n=1
+	while :; do
+		set -- $(/tests/tbio -f $n insmod $MODULE)
+		[ "$2" = missed ] && break
+		if [ "$1" = OK ]; then
+			# something that may fail did: the module must be whole
+			test_tree >/dev/null ||
+				{ diag "fault $n: loaded without its tree"; fail=1; }
+		else
+			is_errno "$1" || fail=1
+			[ -d $TB ] && { diag "fault $n: $1 left a tree"; fail=1; }
+		fi
+		unload || { diag "fault $n: rmmod failed"; return 1; }
+		n=$((n + 1))
+		[ $n -le $FAULT_LIMIT ] || { diag "no end of faults"; return 1; }
+	done
+	diag "insmod reached $((n - 1)) fault points"
+	expect "load past the last fault point" "$1" OK || fail=1
+	test_defaults || fail=1
+	return $fail
+}
+
+# test_fault_run FILE VALUE: the same for a benchmark or percentile write.
+# A failed run is -ENOMEM and publishes nothing; the next run succeeds.
+test_fault_run()
+{
+	local file=$1 value=$2 fail=0 n=1
+	load || return 1
+	echo 100 >$TB/nr_samples
+	while :; do
+		results=$(snapshot_results)
+		set -- $(/tests/tbio -f $n write $TB/$file $value)
+		[ "$2" = missed ] && break
+		if [ "$1" != OK ]; then
+			expect "fault $n" "$1" ENOMEM || fail=1
+			expect "results after fault $n" "$(snapshot_results)" \
+				"$results" || fail=1
+		fi
+		expect "run after fault $n" "$(write_errno $TB/$file $value)" OK ||
+			fail=1
+		n=$((n + 1))
+		[ $n -le $FAULT_LIMIT ] || { diag "no end of faults"; return 1; }
+	done
+	diag "$file reached $((n - 1)) fault points"
+	expect "$file past the last fault point" "$1" OK || fail=1
+	set_defaults
+	return $fail
+}
+
+# Allocation failures print their own reports; only real bugs count here.
+test_dmesg_after_faults()
+{
+	bad=$(dmesg | grep -E 'WARNING:|BUG:|Oops|sleeping function called')
+	dmesg -c >/dev/null
+	[ -z "$bad" ] && return 0
+	echo "$bad" | while read -r line; do diag "$line"; done
+	return 1
+}
+
+group_faults()
+{
+	run_test "dmesg clean before injecting" test_dmesg_clean
+	dmesg -c >/dev/null
+	run_test "fault injection set up" fault_setup
+	run_test "every fault on load fails it cleanly" test_fault_load
+	run_test "every fault in a benchmark run fails it cleanly" \
+		test_fault_run benchmark 1
+	run_test "every fault in a percentile run fails it cleanly" \
+		test_fault_run percentile 50
+	run_test "unload" unload
+	run_test "no WARNING, BUG, KASAN or lockdep report under injection" \
+		test_dmesg_after_faults
+}
+
+# --- leaks ----------------------------------------------------------------------
+
+test_kmemleak()
+{
+	[ -w $KMEMLEAK ] || { diag "no kmemleak"; return 1; }
+	unload || return 1
+	# kmemleak reports only objects older than 5 s
+	sleep 6
+	echo scan >$KMEMLEAK
+	echo scan >$KMEMLEAK
+	leaks=$(cat $KMEMLEAK)
+	[ -z "$leaks" ] && return 0
+	echo "$leaks" | head -n 60 | while read -r line; do diag "$line"; done
+	return 1
+}
+
+group_leaks()
+{
+	run_test "kmemleak: nothing unreferenced" test_kmemleak
+}
+
+# --- compare: samples for tools/compare.sh --------------------------------------
+
+test_compare_setup()
+{
+	echo "$(cmdline_param nr_samples 10000)" >$TB/nr_samples &&
+		echo "$(cmdline_param do_work 0)" >$TB/do_work
+}
+
+group_compare()
+{
+	run_test "load" load
+	run_test "configure" test_compare_setup
+	run_test "measure" /tests/measure.sh "$(cmdline_param rounds 5)"
+	run_test "unload" unload
+}
+
 # --- show: for make run -------------------------------------------------------
 
 group_show()
@@ -627,11 +988,20 @@ group_show()
 
 echo "KTAP version 1"
 [ "$1" = show ] || run_test "every present CPU online" test_all_cpus_online
+# what the kernel reported before the module was loaded is not ours
+if [ -w $KMEMLEAK ]; then
+	echo scan >$KMEMLEAK
+	echo clear >$KMEMLEAK
+fi
 for group in "$@"; do
 	case $group in
 	functional)	group_functional ;;
 	exact)		group_exact ;;
 	long)		group_long ;;
+	tracepoints)	group_tracepoints ;;
+	faults)		group_faults ;;
+	leaks)		group_leaks ;;
+	compare)	group_compare ;;
 	show)		group_show; exit ;;
 	*)		diag "unknown group $group"; ktap_result 1 "group $group" ;;
 	esac
