@@ -164,8 +164,10 @@ check_compare()
 			bad = 1
 	} END { exit rows != 3 || bad }' "$log"
 }
-check_compare
-result $? "compare.sh --icount: all three states, events on 5 times off"
+if [ -n "$TB_BUILT_KERNELS" ]; then
+	check_compare
+	result $? "compare.sh --icount: all three states, events on 5 times off"
+fi
 
 echo "# make check took $((SECONDS - start)) s"
 echo "$passed passed, $failed failed, $skipped skipped"

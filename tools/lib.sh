@@ -6,10 +6,11 @@ TB_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TB_OUT=${TB_OUT:-$TB_TOP/.out}
 
 # Target kernels by label. Meta-packages keep image and headers in step.
-TB_KERNELS="6.1 6.12 6.12-rt"
+# Both lists can be narrowed from the environment, even to nothing.
+TB_KERNELS=${TB_KERNELS-6.1 6.12 6.12-rt}
 # Kernels built from linux-source-6.12 that differ only in tracing, and one
 # with the kernel's bug detectors on top; see tools/kconfig/.
-TB_BUILT_KERNELS="notrace trace debug"
+TB_BUILT_KERNELS=${TB_BUILT_KERNELS-notrace trace debug}
 
 # The Debian kernel source, unpacked once into a cache that outlives the
 # work tree, as are the kernels built from it.
