@@ -491,33 +491,45 @@ test_compare_host_refuses()
 	return 1
 }
 
-# Offlining a CPU waits for the run holding cpus_read_lock(), then works.
-test_offline_during_run()
-{
-	local fail=0 cpu=/sys/devices/system/cpu/cpu3/online t_off e t
+CPU3=/sys/devices/system/cpu/cpu3/online
 
-	[ -w $cpu ] || { diag "cpu3 cannot go offline"; return 1; }
+# switch_cpu3_during_run 0|1: take cpu3 down or up while a run is in
+# progress; the switch must wait for the run and then succeed.
+switch_cpu3_during_run()
+{
+	local fail=0 t_switch e t
+
 	echo $SLOW_SAMPLES >$TB/nr_samples
 	start_benchmark /tmp/a
 	sleep 1
 	[ -s /tmp/a ] && { diag "run ended too early"; fail=1; }
-	echo 0 >$cpu || { diag "offline failed"; fail=1; }
-	t_off=$(now_cs)
+	echo "$1" >$CPU3 || { diag "writing $1 to cpu3 failed"; fail=1; }
+	t_switch=$(now_cs)
 	wait_file /tmp/a || { diag "writer did not return"; fail=1; }
 	wait
 	read -r e t </tmp/a
 	expect "writer" "$e" OK || fail=1
-	# both stamps follow cpus_read_unlock(); an offline that did not wait
+	# both stamps follow cpus_read_unlock(); a switch that did not wait
 	# would have returned seconds before the run did
-	diag "offline returned at ${t_off}cs, the run at ${t}cs"
-	[ $((t_off + 50)) -ge "$t" ] ||
-		{ diag "offline did not wait for the run"; fail=1; }
-	expect "cpu3 online" "$(cat $cpu)" 0 || fail=1
+	diag "cpu3 switched to $1 at ${t_switch}cs, the run returned at ${t}cs"
+	[ $((t_switch + 50)) -ge "$t" ] ||
+		{ diag "the switch did not wait for the run"; fail=1; }
+	expect "cpu3 online" "$(cat $CPU3)" "$1" || fail=1
 	set_defaults
+	return $fail
+}
+
+# Offlining a CPU waits for the run holding cpus_read_lock(), then works.
+test_offline_during_run()
+{
+	local fail=0
+
+	[ -w $CPU3 ] || { diag "cpu3 cannot go offline"; return 1; }
+	switch_cpu3_during_run 0 || fail=1
 	expect "run with cpu3 offline" "$(write_errno $TB/benchmark 1)" OK ||
 		fail=1
 	check_results_sane || fail=1
-	echo 1 >$cpu || { diag "online failed"; fail=1; }
+	echo 1 >$CPU3 || { diag "online failed"; fail=1; }
 	expect "run with cpu3 back" "$(write_errno $TB/benchmark 1)" OK ||
 		fail=1
 	return $fail
@@ -527,25 +539,8 @@ test_offline_during_run()
 # CPU's busy thread, only cpus_read_lock() makes it wait.
 test_online_during_run()
 {
-	local fail=0 cpu=/sys/devices/system/cpu/cpu3/online t_on e t
-
-	echo 0 >$cpu || { diag "offline failed"; return 1; }
-	echo $SLOW_SAMPLES >$TB/nr_samples
-	start_benchmark /tmp/a
-	sleep 1
-	[ -s /tmp/a ] && { diag "run ended too early"; fail=1; }
-	echo 1 >$cpu || { diag "online failed"; fail=1; }
-	t_on=$(now_cs)
-	wait_file /tmp/a || { diag "writer did not return"; fail=1; }
-	wait
-	read -r e t </tmp/a
-	expect "writer" "$e" OK || fail=1
-	diag "online returned at ${t_on}cs, the run at ${t}cs"
-	[ $((t_on + 50)) -ge "$t" ] ||
-		{ diag "online did not wait for the run"; fail=1; }
-	expect "cpu3 online" "$(cat $cpu)" 1 || fail=1
-	set_defaults
-	return $fail
+	echo 0 >$CPU3 || { diag "offline failed"; return 1; }
+	switch_cpu3_during_run 1
 }
 
 test_rmmod_after_run()
