@@ -403,7 +403,7 @@ static int tb_lock_cpus(struct tb_run *run)
  * CPUs stay online throughout: cpus_read_lock() is held from before the
  * first wake-up to after the last thread is done. Neither the threads nor
  * the writer take that lock again, so a hotplug writer that queues behind
- * it cannot wedge the run.
+ * it cannot wedge the run. The sample buffers live only this long.
  */
 static int tb_run_cpus(struct tb_run *run)
 {
@@ -412,7 +412,7 @@ static int tb_run_cpus(struct tb_run *run)
 
 	err = tb_lock_cpus(run);
 	if (err)
-		return err;
+		goto free;
 
 	nr = cpumask_weight(&run->cpus);
 	atomic_set(&run->unstarted, nr);
@@ -437,9 +437,11 @@ static int tb_run_cpus(struct tb_run *run)
 	for_each_cpu(cpu, &run->cpus) {
 		err = per_cpu_ptr(&tb_cpu, cpu)->err;
 		if (err)
-			return err;
+			break;
 	}
-	return 0;
+free:
+	tb_free_buffers();
+	return err;
 }
 
 static int tb_alloc_heaps(struct tb_run *run)
@@ -509,7 +511,6 @@ static int tb_benchmark(void)
 		err = tb_run_cpus(run);
 	if (!err)
 		tb_publish_benchmark(run);
-	tb_free_buffers();
 	kvfree(run->storage);
 	run->storage = NULL;
 	mutex_unlock(&tb_run_lock);
@@ -528,7 +529,6 @@ static int tb_percentile_run(unsigned int pct)
 		return -EINTR;
 
 	tb_snapshot_config(&run->cfg);
-	run->cfg.nr_highest = 0;
 	run->percentile = pct;
 	err = tb_run_cpus(run);
 	if (!err) {
@@ -538,7 +538,6 @@ static int tb_percentile_run(unsigned int pct)
 			tb_results[prim].percentile = tc->percentile[prim];
 		spin_unlock(&tb_results_lock);
 	}
-	tb_free_buffers();
 	mutex_unlock(&tb_run_lock);
 	return err;
 }
