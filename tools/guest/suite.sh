@@ -449,6 +449,24 @@ test_read_during_run()
 	return $fail
 }
 
+# An empty write asks for nothing: it returns at once, without a run.
+test_empty_write()
+{
+	local fail=0 results t0 t
+
+	echo 1 >$TB/benchmark
+	results=$(snapshot_results)
+	echo $SLOW_SAMPLES >$TB/nr_samples
+	t0=$(now_cs)
+	expect "empty write" "$(write_errno $TB/benchmark '')" OK || fail=1
+	t=$(($(now_cs) - t0))
+	# a run of SLOW_SAMPLES takes about 4 s
+	[ $t -lt 100 ] || { diag "it took ${t}cs: a run happened"; fail=1; }
+	expect "results" "$(snapshot_results)" "$results" || fail=1
+	set_defaults
+	return $fail
+}
+
 # SIGKILL during a run ends it early; it publishes nothing.
 test_killed_writer()
 {
@@ -615,6 +633,7 @@ group_functional()
 	run_test "concurrent writers are serialised" test_concurrent_writers
 	run_test "reads and config writes during a run" test_read_during_run
 	run_test "a killed writer aborts its run" test_killed_writer
+	run_test "an empty write to benchmark runs nothing" test_empty_write
 	run_test "CPU offline waits for the run" test_offline_during_run
 	run_test "CPU online waits for the run" test_online_during_run
 	if [ -d $PREEMPTIRQ ]; then
