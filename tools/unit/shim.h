@@ -1,21 +1,30 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The few kernel definitions heap.c and stats.c use, for building them
- * unchanged in user space. include/linux/{types,math64,overflow}.h forward
- * here.
+ * The few kernel definitions heap.c, stats.c and hist.c use, for building
+ * them unchanged in user space. include/linux/{types,math64,overflow,bitops,
+ * string}.h forward here.
  */
 #ifndef TB_UNIT_SHIM_H
 #define TB_UNIT_SHIM_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 typedef unsigned long long u64;
 typedef unsigned int u32;
 
 #define U64_MAX ((u64)~0ULL)
 
+#define BIT(nr) (1UL << (nr))
+
 #define check_add_overflow(a, b, d) __builtin_add_overflow(a, b, d)
+
+/* 1-based index of the most significant set bit, 0 if none, as the kernel's */
+static inline int fls64(u64 x)
+{
+	return x ? 64 - __builtin_clzll(x) : 0;
+}
 
 static inline u64 div64_u64(u64 dividend, u64 divisor)
 {
