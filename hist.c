@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Log-linear histogram of u64 samples, and the 128-bit and fixed-point
+ * arithmetic its figures are reported in.
+ *
+ * The 128-bit helpers do without __int128, which 32-bit targets lack, and
+ * divide u64 only through <linux/math64.h>: a plain u64 division makes
+ * gcc call libgcc's __udivdi3 on i386, which the kernel does not link.
+ */
+#include <linux/math64.h>
+#include <linux/string.h>
+
+#include "hist.h"
+
+void tb_hist_init(struct tb_hist *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->min = U64_MAX;
+}
+
+/*
+ * log2 of the width of bucket @b, which must be past the exact ones: the
+ * power of two it splits, less TB_HIST_SUB_BITS.
+ */
+static unsigned int tb_hist_shift(unsigned int b)
+{
+	return (b - TB_HIST_EXACT) / TB_HIST_SUB +
+	       TB_HIST_EXACT_BITS - TB_HIST_SUB_BITS;
+}
+
+/* Buckets past the last act as the last, so that no shift reaches 64. */
+static unsigned int tb_hist_clamp(unsigned int b)
+{
+	return b < TB_HIST_BUCKETS ? b : TB_HIST_BUCKETS - 1;
+}
+
+u64 tb_hist_bucket_low(unsigned int b)
+{
+	unsigned int sub;
+
+	if (b < TB_HIST_EXACT)
+		return b;
+	b = tb_hist_clamp(b);
+	sub = (b - TB_HIST_EXACT) % TB_HIST_SUB;
+	/* the inverse of tb_hist_bucket(): the leading 1, then sub */
+	return (u64)(TB_HIST_SUB + sub) << tb_hist_shift(b);
+}
+
+u64 tb_hist_bucket_high(unsigned int b)
+{
+	if (b < TB_HIST_EXACT)
+		return b;
+	b = tb_hist_clamp(b);
+	/* adding width - 1, not width, keeps the last bucket's U64_MAX */
+	return tb_hist_bucket_low(b) + ((1ULL << tb_hist_shift(b)) - 1);
+}
+
+void tb_hist_merge(struct tb_hist *dst, const struct tb_hist *src)
+{
+	unsigned int b;
+
+	for (b = 0; b < TB_HIST_BUCKETS; b++)
+		dst->count[b] += src->count[b];
+	dst->nr += src->nr;
+	tb_u128_add128(&dst->sum, src->sum);
+	if (src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+}
+
+u64 tb_hist_rank(const struct tb_hist *h, u64 rank)
+{
+	u64 seen = 0;
+	unsigned int b;
+
+	if (!h->nr)
+		return 0;
+	if (rank < 1)
+		rank = 1;
+	if (rank > h->nr)
+		rank = h->nr;
+	for (b = 0; b < TB_HIST_BUCKETS; b++) {
+		seen += h->count[b];
+		if (seen >= rank)
+			return tb_hist_bucket_low(b);
+	}
+	/* only reached if the counts add up to less than nr */
+	return tb_hist_bucket_low(tb_hist_bucket(h->max));
+}
+
+u64 tb_hist_percentile(const struct tb_hist *h, u64 num, u64 den)
+{
+	/*
+	 * ceil(nr * num / den) as floor((nr * num + den - 1) / den): the sum
+	 * stays below 2^128, and a quotient past nr, even saturated, is
+	 * clamped by tb_hist_rank().
+	 */
+	struct tb_u128 n = tb_u128_mul(h->nr, num);
+
+	tb_u128_add(&n, den - 1);
+	return tb_hist_rank(h, tb_u128_div(n, den, NULL));
+}
+
+u64 tb_hist_median(const struct tb_hist *h)
+{
+	/* for odd nr, nr / 2 + 1 is (nr + 1) / 2 without overflowing */
+	u64 upper = tb_hist_rank(h, (h->nr >> 1) + 1), lower;
+
+	if (h->nr & 1)
+		return upper;
+	lower = tb_hist_rank(h, h->nr >> 1);
+	return lower + ((upper - lower) >> 1);
+}
+
+struct tb_fixed tb_hist_mean(const struct tb_hist *h)
+{
+	if (!h->nr)
+		return (struct tb_fixed){ 0, 0 };
+	return tb_fixed_ratio(h->sum, h->nr);
+}
+
+/* Schoolbook multiplication in 32-bit digits, whose products fit a u64. */
+struct tb_u128 tb_u128_mul(u64 a, u64 b)
+{
+	u64 a0 = (u32)a, a1 = a >> 32, b0 = (u32)b, b1 = b >> 32;
+	u64 p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+	/* the middle digit and its carry: below 3 * 2^32 */
+	u64 mid = (p00 >> 32) + (u32)p01 + (u32)p10;
+	struct tb_u128 r;
+
+	r.lo = mid << 32 | (u32)p00;
+	r.hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+	return r;
+}
+
+void tb_u128_add128(struct tb_u128 *a, struct tb_u128 b)
+{
+	a->lo += b.lo;
+	a->hi += b.hi + (a->lo < b.lo);
+}
+
+/*
+ * Shift-subtract long division, a quotient bit per step: it runs a few
+ * times per run, not per sample. *@rem is n mod d, exact even when the
+ * quotient saturates.
+ */
+u64 tb_u128_div(struct tb_u128 n, u64 d, u64 *rem)
+{
+	u64 q = 0, r;
+	int i;
+
+	if (!n.hi) {
+		q = div64_u64_rem(n.lo, d, &r);
+	} else {
+		/*
+		 * Dividing n.hi first leaves r < d; its quotient is the part
+		 * of n / d above 64 bits, which only decides saturation.
+		 */
+		div64_u64_rem(n.hi, d, &r);
+		for (i = 63; i >= 0; i--) {
+			/* r < d, so 2r + 1 needs 65 bits at most */
+			bool carry = r >> 63;
+
+			r = r << 1 | ((n.lo >> i) & 1);
+			q <<= 1;
+			/* with the 65th bit set the true r is above d */
+			if (carry || r >= d) {
+				r -= d;
+				q |= 1;
+			}
+		}
+		if (n.hi >= d)
+			q = U64_MAX;
+	}
+	if (rem)
+		*rem = r;
+	return q;
+}
+
+/*
+ * A quotient above U64_MAX saturates to the largest figure, U64_MAX.999,
+ * so that a larger @n never gives a smaller result.
+ */
+struct tb_fixed tb_fixed_ratio(struct tb_u128 n, u64 d)
+{
+	struct tb_fixed f;
+	u64 rem;
+
+	if (n.hi >= d)
+		return (struct tb_fixed){ U64_MAX, 999 };
+	f.whole = tb_u128_div(n, d, &rem);
+	/* rem < d, so rem * 1000 / d < 1000, but rem * 1000 needs 128 bits */
+	f.milli = tb_u128_div(tb_u128_mul(rem, 1000), d, NULL);
+	return f;
+}
+
+struct tb_fixed tb_fixed_mean(const struct tb_fixed *v, size_t nr)
+{
+	struct tb_u128 sum = { 0, 0 };
+	size_t i;
+
+	if (!nr)
+		return (struct tb_fixed){ 0, 0 };
+	/*
+	 * Sum in thousandths. Each is below 1000 * 2^64, so the sum fits 128
+	 * bits, and nr * 1000 fits 64, for any nr below 2^54: nr counts CPUs.
+	 */
+	for (i = 0; i < nr; i++) {
+		tb_u128_add128(&sum, tb_u128_mul(v[i].whole, 1000));
+		tb_u128_add(&sum, v[i].milli);
+	}
+	return tb_fixed_ratio(sum, (u64)nr * 1000);
+}

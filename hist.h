@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Log-linear histogram of u64 samples, with an exact count, sum and range,
+ * and the fixed-point arithmetic its figures are reported in.
+ *
+ * Every value below TB_HIST_EXACT has a bucket of its own, so figures
+ * taken from the histogram are exact there. Above, each power of two is
+ * split into 2^TB_HIST_SUB_BITS buckets: a bucket's low bound is within
+ * 1/256 of every value in it, and never above one. The buckets cover the
+ * whole u64 range, so no sample is ever out of range.
+ *
+ * Like heap.c and stats.c, hist.c is pure: no allocation, no locking, no
+ * sleeping; it builds in the kernel and in user space (tools/unit/).
+ */
+#ifndef TRACERBENCH_HIST_H
+#define TRACERBENCH_HIST_H
+
+#include <linux/bitops.h>
+#include <linux/types.h>
+
+#define TB_HIST_EXACT_BITS	12
+#define TB_HIST_EXACT		BIT(TB_HIST_EXACT_BITS)
+#define TB_HIST_SUB_BITS	8
+#define TB_HIST_SUB		BIT(TB_HIST_SUB_BITS)
+/* exact buckets, then TB_HIST_SUB for each power of two from 2^12 to 2^63 */
+#define TB_HIST_BUCKETS		(TB_HIST_EXACT + \
+				 (64 - TB_HIST_EXACT_BITS) * TB_HIST_SUB)
+
+/* An unsigned 128-bit integer, without relying on the compiler's __int128. */
+struct tb_u128 {
+	u64 hi;
+	u64 lo;
+};
+
+/* A non-negative figure with three decimals: whole + milli / 1000. */
+struct tb_fixed {
+	u64 whole;
+	u32 milli;	/* 0..999 */
+};
+
+struct tb_hist {
+	u64 nr;			/* values recorded */
+	u64 min;		/* exact; U64_MAX while nr == 0 */
+	u64 max;		/* exact; 0 while nr == 0 */
+	struct tb_u128 sum;	/* exact sum of the values */
+	u64 count[TB_HIST_BUCKETS];
+};
+
+/* Bucket of @v: its index in count[]. */
+static inline unsigned int tb_hist_bucket(u64 v)
+{
+	unsigned int msb;
+
+	if (v < TB_HIST_EXACT)
+		return v;
+	msb = fls64(v) - 1;
+	return TB_HIST_EXACT + (msb - TB_HIST_EXACT_BITS) * TB_HIST_SUB +
+	       ((v >> (msb - TB_HIST_SUB_BITS)) & (TB_HIST_SUB - 1));
+}
+
+static inline void tb_u128_add(struct tb_u128 *a, u64 v)
+{
+	a->lo += v;
+	a->hi += a->lo < v;
+}
+
+/* Record @v. Inline: it runs once per sample, between timed windows. */
+static inline void tb_hist_add(struct tb_hist *h, u64 v)
+{
+	h->count[tb_hist_bucket(v)]++;
+	h->nr++;
+	tb_u128_add(&h->sum, v);
+	if (v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+}
+
+void tb_hist_init(struct tb_hist *h);
+/* Smallest and largest value that falls into bucket @b. */
+u64 tb_hist_bucket_low(unsigned int b);
+u64 tb_hist_bucket_high(unsigned int b);
+/* Add everything recorded in @src to @dst. */
+void tb_hist_merge(struct tb_hist *dst, const struct tb_hist *src);
+/*
+ * The @rank-th smallest value recorded (1-based, clamped to 1..nr), as the
+ * low bound of its bucket; 0 for an empty histogram.
+ */
+u64 tb_hist_rank(const struct tb_hist *h, u64 rank);
+/*
+ * Nearest rank: the smallest value with at least @num/@den of the values
+ * at or below it (rank ceil(nr * num / den), computed without overflow),
+ * as a bucket's low bound. Needs 0 < num <= den; 0 for an empty histogram.
+ */
+u64 tb_hist_percentile(const struct tb_hist *h, u64 num, u64 den);
+/*
+ * Median as tb_median() defines it: the middle value, or for an even nr
+ * the midpoint of the two middle values rounded down.
+ */
+u64 tb_hist_median(const struct tb_hist *h);
+/* sum / nr with three decimals, both rounded down; 0 for an empty one. */
+struct tb_fixed tb_hist_mean(const struct tb_hist *h);
+
+/* Full product of two u64. */
+struct tb_u128 tb_u128_mul(u64 a, u64 b);
+void tb_u128_add128(struct tb_u128 *a, struct tb_u128 b);
+/*
+ * @n / @d rounded down, and the remainder in *@rem if @rem is not NULL.
+ * Needs d > 0. A quotient above U64_MAX saturates to U64_MAX.
+ */
+u64 tb_u128_div(struct tb_u128 n, u64 d, u64 *rem);
+/* @n / @d with three decimals, each rounded down. Needs d > 0. */
+struct tb_fixed tb_fixed_ratio(struct tb_u128 n, u64 d);
+/* Mean of @nr figures, with three decimals rounded down; 0 for nr == 0. */
+struct tb_fixed tb_fixed_mean(const struct tb_fixed *v, size_t nr);
+
+#endif /* TRACERBENCH_HIST_H */
