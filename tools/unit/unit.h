@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Minimal KTAP-style harness, naive reference implementations and shared
- * checkers for the host unit tests of heap.c and stats.c.
+ * checkers for the host unit tests of heap.c, stats.c and hist.c.
  */
 #ifndef TB_UNIT_H
 #define TB_UNIT_H
@@ -30,6 +30,7 @@ extern const struct unit_suite heap_suite;
 extern const struct unit_suite stats_suite;
 extern const struct unit_suite structured_suite;
 extern const struct unit_suite random_suite;
+extern const struct unit_suite hist_suite;
 
 extern char unit_case_name[160];
 void unit_start(void);
