@@ -6,19 +6,26 @@
  *	tbio [-f N] write FILE DATA	write DATA (no newline added) in one call
  *	tbio [-f N] read FILE		read up to 4 KiB in one call
  *	tbio [-f N] insmod FILE		load the module in FILE
+ *	tbio hog CPU SECONDS		busy-loop on CPU at SCHED_FIFO 99
  *
  * Prints OK or the errno's name (EINVAL, ...). With -f N, the N-th fault
  * injection point the call reaches fails (/proc/thread-self/fail-nth), and
  * a second word says whether it was reached: "injected" or "missed". The
  * file is opened and read before arming, so only the call itself counts.
  * Exits 0 whatever the call returned; 2 on bad usage or set-up.
+ *
+ * hog prints "running" once it runs on CPU at the top real-time priority:
+ * from then on, with RT throttling and the fair server off, nothing of a
+ * lower class runs there. It stops by itself after SECONDS.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -43,8 +50,37 @@ static char *slurp(int fd, size_t *len)
 
 static int bad_usage(void)
 {
-	fputs("tbio [-f N] write FILE DATA | read FILE | insmod FILE\n", stderr);
+	fputs("tbio [-f N] write FILE DATA | read FILE | insmod FILE\n"
+	      "tbio hog CPU SECONDS\n", stderr);
 	return 2;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int hog_cpu(int cpu, int seconds)
+{
+	struct sched_param param = { .sched_priority = 99 };
+	double end = now() + seconds;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) ||
+	    sched_setscheduler(0, SCHED_FIFO, &param)) {
+		perror("tbio: setting up the hog");
+		return 2;
+	}
+	printf("running\n");
+	fflush(stdout);
+	while (now() < end)
+		;
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -60,6 +96,8 @@ int main(int argc, char **argv)
 		argv += 2;
 		argc -= 2;
 	}
+	if (argc == 4 && !*nth && !strcmp(argv[1], "hog"))
+		return hog_cpu(atoi(argv[2]), atoi(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "write"))
 		mode = 'w';
 	else if (argc == 3 && !strcmp(argv[1], "read"))
