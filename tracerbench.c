@@ -4,11 +4,13 @@
  * preempt_disable/enable() and local_irq_save/restore(), per CPU, so that
  * the cost of the preemptirq tracepoints can be measured with them off and on.
  *
- * A run wakes one bound kthread per online CPU. The threads meet at a start
- * barrier, calibrate the cost of reading the cycle counter, time nr_samples
- * pairs of each primitive, and summarise their own samples. Their largest
- * samples go into one shared bounded min-heap per primitive, from which the
- * writer derives max_avg once every CPU is done.
+ * A run wakes one bound kthread on each CPU it measures. The threads meet at
+ * a start barrier, calibrate the cost of reading the cycle counter, and time
+ * nr_samples pairs of each primitive. Between windows, every sample goes
+ * into a per-CPU histogram and, when it is among the CPU's nr_highest
+ * largest, into a per-CPU bounded min-heap. Memory therefore does not grow
+ * with nr_samples. Each thread then merges its histogram and heap into the
+ * run's, and the writer publishes one report that every file reads from.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -19,27 +21,44 @@
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/irqflags.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/overflow.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/smpboot.h>
-#include <linux/spinlock.h>
+#include <linux/string.h>
 #include <linux/timex.h>
+#include <linux/uaccess.h>
+#include <linux/utsname.h>
 
 /* See Kbuild: the helpers are built into this compilation unit. */
 #include "heap.c"
 #include "stats.c"
+#include "hist.c"
+
+/* Kbuild passes the version; a build outside it still gets one. */
+#ifndef TB_VERSION
+#define TB_VERSION "unknown"
+#endif
 
 #define TB_DEFAULT_SAMPLES	10000
 #define TB_DEFAULT_HIGHEST	100
-/* kvmalloc() refuses single buffers larger than INT_MAX bytes */
-#define TB_MAX_SAMPLES		(INT_MAX / sizeof(u64))
+/*
+ * Samples are counted in u64 and summed in 128 bits, so any count would do;
+ * 2^40 windows keep a run under a day and every CPU's total within u64.
+ */
+#define TB_MAX_SAMPLES		BIT_ULL(40)
+/* per-CPU heaps are allocated at this size, so any setting fits them */
+#define TB_MAX_HIGHEST		1024
 /* samples of the bare counter read taken to find its cost */
 #define TB_CALIBRATION_SAMPLES	10000
 /* untimed iterations that warm caches and branch predictors first */
@@ -64,7 +83,22 @@ static const char * const tb_prim_names[TB_NR_PRIMS] = {
 	[TB_IRQ_SAVE]	= "irq_save",
 };
 
-/* Configuration, changed through debugfs and snapshotted by each run. */
+/* The tail levels of the summary, from the merged histogram: num / den. */
+static const struct {
+	const char *name;
+	u64 num;
+	u64 den;
+} tb_levels[] = {
+	{ "p50",	50,	100 },
+	{ "p90",	90,	100 },
+	{ "p99",	99,	100 },
+	{ "p99.9",	999,	1000 },
+	{ "p99.99",	9999,	10000 },
+};
+
+#define TB_NR_LEVELS	ARRAY_SIZE(tb_levels)
+
+/* Configuration, changed through debugfs or module parameters. */
 enum tb_param_id {
 	TB_NR_SAMPLES,
 	TB_NR_HIGHEST,
@@ -81,36 +115,95 @@ struct tb_param {
 
 static struct tb_param tb_params[TB_NR_PARAMS] = {
 	[TB_NR_SAMPLES]	= { "nr_samples", TB_DEFAULT_SAMPLES, 1, TB_MAX_SAMPLES },
-	[TB_NR_HIGHEST]	= { "nr_highest", TB_DEFAULT_HIGHEST, 1, TB_MAX_SAMPLES },
+	[TB_NR_HIGHEST]	= { "nr_highest", TB_DEFAULT_HIGHEST, 1, TB_MAX_HIGHEST },
 	[TB_DO_WORK]	= { "do_work", 0, 0, 1 },
 };
 
+/* CPUs a benchmark may use; all of them until a list is written. */
+static struct cpumask tb_cpus_wanted;
+static bool tb_cpus_all = true;
+
+/* Serialises the configuration above. */
 static DEFINE_MUTEX(tb_params_lock);
 
+/* What a run measures with, copied from the configuration as it starts. */
 struct tb_config {
-	size_t nr_samples;
-	size_t nr_highest;
+	u64 nr_samples;
+	size_t nr_highest;	/* clamped to nr_samples */
 	bool do_work;
+	bool all_cpus;
+	struct cpumask cpus;
 };
 
-/* Published results, read through debugfs at any time. */
-struct tb_result {
+/* One CPU's figures for one primitive, from its histogram. */
+struct tb_cpu_result {
 	u64 median;
-	u64 average;
+	struct tb_fixed mean;
 	u64 max;
-	u64 max_avg;
-	u64 percentile;
+	u64 p99;
+	u64 samples;
 };
 
-static struct tb_result tb_results[TB_NR_PRIMS];
-static DEFINE_SPINLOCK(tb_results_lock);
+/* A run's figures for one primitive, over all of its CPUs. */
+struct tb_figures {
+	u64 median;			/* median of the per-CPU medians */
+	struct tb_fixed average;	/* mean of the per-CPU means */
+	u64 max;
+	struct tb_fixed max_avg;	/* mean of the nr_highest largest */
+	u64 level[TB_NR_LEVELS];	/* tb_levels, from the merged histogram */
+	u64 samples;
+};
+
+/* What every result file reads: the last completed benchmark. */
+struct tb_report_head {
+	u64 run;			/* completed benchmarks since load */
+	struct cpumask cpus;
+	u64 nr_samples;
+	u64 nr_highest;
+	bool do_work;
+	u64 counter_hz;			/* median over CPUs */
+	u64 overhead;			/* median over CPUs */
+	u64 duration_ns;
+	struct tb_figures fig[TB_NR_PRIMS];
+};
+
+struct tb_row {
+	unsigned int cpu;
+	struct tb_cpu_result res[TB_NR_PRIMS];
+};
+
+struct tb_report {
+	struct tb_report_head head;
+	u64 highest[TB_NR_PRIMS][TB_MAX_HIGHEST];	/* the run's heaps */
+	struct tb_hist hist[TB_NR_PRIMS];		/* all CPUs merged */
+	unsigned int nr_rows;
+	struct tb_row rows[];				/* one per CPU */
+};
+
+/* Published results; tb_report is NULL until the first benchmark ends. */
+static struct tb_report *tb_report;
+static u64 tb_percentiles[TB_NR_PRIMS];
+static u64 tb_nr_runs;
+static DEFINE_MUTEX(tb_results_lock);
+
+/*
+ * A CPU's working memory for a run, on the CPU's node. Its size does not
+ * depend on nr_samples: see "Memory use" in the README.
+ */
+struct tb_cpu_buf {
+	u64 calibration[TB_CALIBRATION_SAMPLES];
+	u64 highest[TB_NR_PRIMS][TB_MAX_HIGHEST];
+	struct tb_hist hist[TB_NR_PRIMS];
+};
 
 /* Per-CPU state of the thread that measures on that CPU. */
 struct tb_cpu {
-	bool pending;			/* the current run wants this CPU */
+	atomic_t pending;		/* a run wants this CPU, not yet taken */
 	int err;
-	u64 *samples;			/* the run's buffer for this CPU */
-	struct tb_summary summary[TB_NR_PRIMS];
+	struct tb_cpu_buf *buf;		/* the run's memory for this CPU */
+	u64 overhead;
+	u64 counter_hz;
+	struct tb_cpu_result res[TB_NR_PRIMS];
 	u64 percentile[TB_NR_PRIMS];
 };
 
@@ -118,7 +211,7 @@ static DEFINE_PER_CPU(struct tb_cpu, tb_cpu);
 static DEFINE_PER_CPU(struct task_struct *, tb_task);
 static DEFINE_PER_CPU(unsigned long, tb_work_state);
 
-/* One measurement, on every online CPU or, for a percentile, on one. */
+/* One measurement: a benchmark, or a percentile on the writer's CPU. */
 struct tb_run {
 	struct tb_config cfg;
 	unsigned int percentile;	/* 0 for a benchmark run */
@@ -128,9 +221,10 @@ struct tb_run {
 	struct completion start;
 	struct completion done;
 	bool aborted;			/* the writer was killed */
-	struct mutex heap_lock;		/* serialises feeding the heaps */
+	struct mutex merge_lock;	/* serialises merging into the report */
 	struct tb_heap heaps[TB_NR_PRIMS];
-	u64 *storage;			/* heaps, then one entry per CPU */
+	struct tb_report *report;	/* being filled; benchmark only */
+	void *scratch;			/* nr_cpu_ids figures, for medians */
 };
 
 /* Runs, benchmark or percentile, happen one at a time. */
@@ -143,17 +237,20 @@ static bool tb_threads_registered;
 /*
  * A critical section of the kind real code has: a per-CPU read-modify-write,
  * a branch on the data, and a read of current. noinline keeps it one call,
- * identical in the calibration and in the timed pairs.
+ * identical in the calibration and in the timed pairs. raw_cpu_*() rather
+ * than __this_cpu_*(): with CONFIG_DEBUG_PREEMPT the latter check their
+ * context, which differs with irqs or preemption off, so calibration and
+ * windows would run different code. The thread is bound to its CPU.
  */
 static noinline void simulate_critical_section(void)
 {
-	unsigned long state = __this_cpu_read(tb_work_state);
+	unsigned long state = raw_cpu_read(tb_work_state);
 
 	if (state & 1)
 		state += current->pid;
 	else
 		state ^= current->pid;
-	__this_cpu_write(tb_work_state, state + 1);
+	raw_cpu_write(tb_work_state, state + 1);
 }
 
 /*
@@ -205,71 +302,149 @@ static __always_inline u64 tb_time_one(enum tb_prim prim, bool work)
 }
 
 /*
- * Fill @samples with @n timings of @prim less @overhead, saturating at 0.
- * Rescheduling and the abort check happen between windows, never in one.
+ * Called after window @i, never inside one: every TB_RESCHED_INTERVAL
+ * windows, give way to other tasks and tell whether the writer gave up.
  */
-static int tb_sample(enum tb_prim prim, bool work, u64 overhead,
-		     u64 *samples, size_t n)
+static bool tb_checkpoint(u64 i)
 {
-	size_t i;
+	if ((i & (TB_RESCHED_INTERVAL - 1)) != TB_RESCHED_INTERVAL - 1)
+		return false;
+	cond_resched();
+	return READ_ONCE(tb_run.aborted);
+}
+
+static void tb_warm_up(enum tb_prim prim, bool work)
+{
+	unsigned int i;
 
 	for (i = 0; i < TB_WARMUP; i++)
 		tb_time_one(prim, work);
+}
 
+/* The cost of an empty window: a median, so an interrupt cannot skew it. */
+static int tb_calibrate(bool work, u64 *samples, u64 *overhead)
+{
+	u64 i;
+
+	tb_warm_up(TB_CALIBRATION, work);
+	for (i = 0; i < TB_CALIBRATION_SAMPLES; i++) {
+		samples[i] = tb_time_one(TB_CALIBRATION, work);
+		if (tb_checkpoint(i))
+			return -EINTR;
+	}
+	*overhead = tb_median(samples, TB_CALIBRATION_SAMPLES);
+	return 0;
+}
+
+/* Record @n timings of @prim less @overhead, saturating at 0. */
+static int tb_sample(enum tb_prim prim, bool work, u64 overhead, u64 n,
+		     struct tb_hist *hist, struct tb_heap *heap)
+{
+	u64 i;
+
+	tb_warm_up(prim, work);
 	for (i = 0; i < n; i++) {
 		u64 cycles = tb_time_one(prim, work);
+		u64 sample = cycles > overhead ? cycles - overhead : 0;
 
-		samples[i] = cycles > overhead ? cycles - overhead : 0;
-		if (i % TB_RESCHED_INTERVAL == TB_RESCHED_INTERVAL - 1) {
-			if (READ_ONCE(tb_run.aborted))
-				return -EINTR;
-			cond_resched();
-		}
+		tb_hist_add(hist, sample);
+		tb_heap_offer(heap, sample);
+		if (tb_checkpoint(i))
+			return -EINTR;
 	}
 	return 0;
 }
 
-/* Measure on this CPU; tc->samples holds tb_buffer_len() entries. */
+static void tb_describe(const struct tb_hist *hist, struct tb_cpu_result *res)
+{
+	res->median = tb_hist_median(hist);
+	res->mean = tb_hist_mean(hist);
+	res->max = hist->max;
+	res->p99 = tb_hist_percentile(hist, 99, 100);
+	res->samples = hist->nr;
+}
+
+/* Counter ticks per second over a span that ktime also measured. */
+static u64 tb_counter_hz(u64 cycles, u64 ns)
+{
+	return ns ? mul_u64_u64_div_u64(cycles, NSEC_PER_SEC, ns) : 0;
+}
+
+/* Hand this CPU's histograms and largest samples on to the run. */
+static void tb_merge_cpu(struct tb_run *run, struct tb_cpu_buf *buf,
+			 const struct tb_heap *heaps)
+{
+	enum tb_prim prim;
+	size_t i;
+
+	mutex_lock(&run->merge_lock);
+	for (prim = 0; prim < TB_NR_PRIMS; prim++) {
+		tb_hist_merge(&run->report->hist[prim], &buf->hist[prim]);
+		for (i = 0; i < heaps[prim].nr; i++)
+			tb_heap_offer(&run->heaps[prim], heaps[prim].data[i]);
+	}
+	mutex_unlock(&run->merge_lock);
+}
+
+/* Measure on this CPU into tc->buf. */
 static int tb_measure_cpu(struct tb_run *run, struct tb_cpu *tc)
 {
 	const struct tb_config *cfg = &run->cfg;
-	size_t n = cfg->nr_samples, top = cfg->nr_highest;
-	u64 *samples = tc->samples;
+	struct tb_heap heaps[TB_NR_PRIMS];
+	struct tb_cpu_buf *buf = tc->buf;
+	u64 cycles0, ns0, overhead;
 	enum tb_prim prim;
-	u64 overhead;
-	size_t i;
 	int err;
 
-	/* a median, so that an interrupt in a window does not skew it */
-	err = tb_sample(TB_CALIBRATION, cfg->do_work, 0, samples,
-			TB_CALIBRATION_SAMPLES);
+	cycles0 = get_cycles();
+	ns0 = ktime_get_ns();
+	err = tb_calibrate(cfg->do_work, buf->calibration, &overhead);
 	if (err)
 		return err;
-	overhead = tb_median(samples, TB_CALIBRATION_SAMPLES);
 
 	for (prim = 0; prim < TB_NR_PRIMS; prim++) {
-		err = tb_sample(prim, cfg->do_work, overhead, samples, n);
+		tb_hist_init(&buf->hist[prim]);
+		/* a percentile run needs no heap: size 0 keeps nothing */
+		tb_heap_init(&heaps[prim], buf->highest[prim],
+			     run->percentile ? 0 : cfg->nr_highest);
+		err = tb_sample(prim, cfg->do_work, overhead, cfg->nr_samples,
+				&buf->hist[prim], &heaps[prim]);
 		if (err)
 			return err;
-
-		if (run->percentile) {
-			tc->percentile[prim] = tb_percentile(samples, n,
-							     run->percentile);
-			continue;
-		}
-
-		tb_summarize(samples, n, top, &tc->summary[prim]);
-		mutex_lock(&run->heap_lock);
-		for (i = n - top; i < n; i++)
-			tb_heap_offer(&run->heaps[prim], samples[i]);
-		mutex_unlock(&run->heap_lock);
 	}
+	tc->counter_hz = tb_counter_hz(get_cycles() - cycles0,
+				       ktime_get_ns() - ns0);
+	tc->overhead = overhead;
+
+	for (prim = 0; prim < TB_NR_PRIMS; prim++) {
+		if (run->percentile)
+			tc->percentile[prim] = tb_hist_percentile(&buf->hist[prim],
+								  run->percentile,
+								  100);
+		else
+			tb_describe(&buf->hist[prim], &tc->res[prim]);
+	}
+	if (!run->percentile)
+		tb_merge_cpu(run, buf, heaps);
 	return 0;
 }
 
 static int tb_thread_should_run(unsigned int cpu)
 {
-	return READ_ONCE(per_cpu_ptr(&tb_cpu, cpu)->pending);
+	return atomic_read(&per_cpu_ptr(&tb_cpu, cpu)->pending);
+}
+
+/* A thread reached the start barrier, or the writer stands in for it. */
+static void tb_arrive(struct tb_run *run)
+{
+	if (atomic_dec_and_test(&run->unstarted))
+		complete_all(&run->start);
+}
+
+static void tb_finish(struct tb_run *run)
+{
+	if (atomic_dec_and_test(&run->unfinished))
+		complete(&run->done);
 }
 
 static void tb_thread_fn(unsigned int cpu)
@@ -277,16 +452,14 @@ static void tb_thread_fn(unsigned int cpu)
 	struct tb_cpu *tc = per_cpu_ptr(&tb_cpu, cpu);
 	struct tb_run *run = &tb_run;
 
-	WRITE_ONCE(tc->pending, false);
+	/* 0: the writer, killed, took the run back before this thread ran */
+	if (!atomic_xchg(&tc->pending, 0))
+		return;
 
-	if (atomic_dec_and_test(&run->unstarted))
-		complete_all(&run->start);
-	else
-		wait_for_completion(&run->start);
-
-	tc->err = tb_measure_cpu(run, tc);
-	if (atomic_dec_and_test(&run->unfinished))
-		complete(&run->done);
+	tb_arrive(run);
+	wait_for_completion(&run->start);
+	tc->err = READ_ONCE(run->aborted) ? -EINTR : tb_measure_cpu(run, tc);
+	tb_finish(run);
 }
 
 static struct smp_hotplug_thread tb_threads = {
@@ -300,16 +473,27 @@ static void tb_snapshot_config(struct tb_config *cfg)
 {
 	mutex_lock(&tb_params_lock);
 	cfg->nr_samples = tb_params[TB_NR_SAMPLES].value;
-	cfg->nr_highest = min_t(u64, tb_params[TB_NR_HIGHEST].value,
-				cfg->nr_samples);
+	cfg->nr_highest = min(tb_params[TB_NR_HIGHEST].value, cfg->nr_samples);
 	cfg->do_work = tb_params[TB_DO_WORK].value;
+	cfg->all_cpus = tb_cpus_all;
+	cpumask_copy(&cfg->cpus, &tb_cpus_wanted);
 	mutex_unlock(&tb_params_lock);
 }
 
-/* Calibration shares the sample buffer, so it is at least that long. */
-static size_t tb_buffer_len(const struct tb_config *cfg)
+/*
+ * The CPUs of a run: for a percentile, the writer's; for a benchmark, the
+ * wanted ones whose threads can run now. A CPU is active from after its
+ * smpboot threads are unparked to before they are parked, so a thread
+ * woken on an active CPU while hotplug is locked out reaches the barrier.
+ */
+static void tb_select_cpus(struct tb_run *run)
 {
-	return max_t(size_t, cfg->nr_samples, TB_CALIBRATION_SAMPLES);
+	if (run->percentile)
+		cpumask_copy(&run->cpus, cpumask_of(raw_smp_processor_id()));
+	else if (run->cfg.all_cpus)
+		cpumask_copy(&run->cpus, cpu_active_mask);
+	else
+		cpumask_and(&run->cpus, &run->cfg.cpus, cpu_active_mask);
 }
 
 /* Refuse a run whose buffers cannot fit, before asking for any of them. */
@@ -317,7 +501,7 @@ static int tb_check_memory(const struct tb_run *run)
 {
 	size_t bytes;
 
-	if (check_mul_overflow(tb_buffer_len(&run->cfg) * sizeof(u64),
+	if (check_mul_overflow(sizeof(struct tb_cpu_buf),
 			       (size_t)cpumask_weight(&run->cpus), &bytes))
 		return -ENOMEM;
 	if (bytes / PAGE_SIZE > (unsigned long)si_mem_available())
@@ -328,16 +512,15 @@ static int tb_check_memory(const struct tb_run *run)
 /* Give each CPU in run->cpus that has none a buffer on its own node. */
 static int tb_alloc_buffers(const struct tb_run *run)
 {
-	size_t bytes = array_size(tb_buffer_len(&run->cfg), sizeof(u64));
 	unsigned int cpu;
 
 	for_each_cpu(cpu, &run->cpus) {
 		struct tb_cpu *tc = per_cpu_ptr(&tb_cpu, cpu);
 
-		if (!tc->samples)
-			tc->samples = kvmalloc_node(bytes, TB_GFP,
-						    cpu_to_node(cpu));
-		if (!tc->samples)
+		if (!tc->buf)
+			tc->buf = kvmalloc_node(sizeof(*tc->buf), TB_GFP,
+						cpu_to_node(cpu));
+		if (!tc->buf)
 			return -ENOMEM;
 	}
 	return 0;
@@ -348,7 +531,7 @@ static bool tb_have_buffers(const struct cpumask *cpus)
 	unsigned int cpu;
 
 	for_each_cpu(cpu, cpus)
-		if (!per_cpu_ptr(&tb_cpu, cpu)->samples)
+		if (!per_cpu_ptr(&tb_cpu, cpu)->buf)
 			return false;
 	return true;
 }
@@ -358,25 +541,16 @@ static void tb_free_buffers(void)
 	unsigned int cpu;
 
 	for_each_possible_cpu(cpu) {
-		kvfree(per_cpu_ptr(&tb_cpu, cpu)->samples);
-		per_cpu_ptr(&tb_cpu, cpu)->samples = NULL;
+		kvfree(per_cpu_ptr(&tb_cpu, cpu)->buf);
+		per_cpu_ptr(&tb_cpu, cpu)->buf = NULL;
 	}
-}
-
-static void tb_select_cpus(struct tb_run *run)
-{
-	if (run->percentile)
-		/* the writer's CPU; its bound thread samples, so none migrates */
-		cpumask_copy(&run->cpus, cpumask_of(raw_smp_processor_id()));
-	else
-		cpumask_copy(&run->cpus, cpu_online_mask);
 }
 
 /*
  * Take cpus_read_lock() with a buffer ready for every CPU of the run. They
  * are allocated before the lock, so that nothing under it can wait on
- * memory, and again if a CPU came online meanwhile. Returns with the lock
- * held only on success.
+ * memory, and again if a CPU came up meanwhile. Returns with the lock
+ * held only on success; -ENODEV when none of the wanted CPUs is up.
  */
 static int tb_lock_cpus(struct tb_run *run)
 {
@@ -384,6 +558,8 @@ static int tb_lock_cpus(struct tb_run *run)
 
 	for (;;) {
 		tb_select_cpus(run);
+		if (cpumask_empty(&run->cpus))
+			return -ENODEV;
 		err = tb_check_memory(run);
 		if (!err)
 			err = tb_alloc_buffers(run);
@@ -392,22 +568,45 @@ static int tb_lock_cpus(struct tb_run *run)
 
 		cpus_read_lock();
 		tb_select_cpus(run);
-		if (tb_have_buffers(&run->cpus))
+		if (!cpumask_empty(&run->cpus) && tb_have_buffers(&run->cpus))
 			return 0;
 		cpus_read_unlock();
 	}
 }
 
 /*
- * Wake the thread of each CPU of the run and wait for all of them. The
- * CPUs stay online throughout: cpus_read_lock() is held from before the
- * first wake-up to after the last thread is done. Neither the threads nor
- * the writer take that lock again, so a hotplug writer that queues behind
- * it cannot wedge the run. The sample buffers live only this long.
+ * The writer was killed: threads measuring stop at their next checkpoint,
+ * those at the barrier are let go, and those that never ran are taken back,
+ * so the run ends whether or not every thread gets a CPU again.
  */
-static int tb_run_cpus(struct tb_run *run)
+static void tb_abort(struct tb_run *run)
+{
+	unsigned int cpu;
+
+	WRITE_ONCE(run->aborted, true);
+	for_each_cpu(cpu, &run->cpus) {
+		struct tb_cpu *tc = per_cpu_ptr(&tb_cpu, cpu);
+
+		if (!atomic_xchg(&tc->pending, 0))
+			continue;
+		tc->err = -EINTR;
+		tb_arrive(run);
+		tb_finish(run);
+	}
+	wait_for_completion(&run->done);
+}
+
+/*
+ * Wake the thread of each CPU of the run and wait for all of them. The
+ * CPUs stay up throughout: cpus_read_lock() is held from before the first
+ * wake-up to after the last thread is done. Neither the threads nor the
+ * writer take that lock again, so a hotplug writer that queues behind it
+ * cannot wedge the run. The per-CPU buffers live only this long.
+ */
+static int tb_run_cpus(struct tb_run *run, u64 *duration_ns)
 {
 	unsigned int nr, cpu;
+	u64 start;
 	int err;
 
 	err = tb_lock_cpus(run);
@@ -421,17 +620,17 @@ static int tb_run_cpus(struct tb_run *run)
 	reinit_completion(&run->done);
 	run->aborted = false;
 
+	start = ktime_get_ns();
 	for_each_cpu(cpu, &run->cpus) {
 		per_cpu_ptr(&tb_cpu, cpu)->err = 0;
-		WRITE_ONCE(per_cpu_ptr(&tb_cpu, cpu)->pending, true);
+		atomic_set(&per_cpu_ptr(&tb_cpu, cpu)->pending, 1);
 		wake_up_process(per_cpu(tb_task, cpu));
 	}
 
 	/* killable rather than uninterruptible: a long run is no hung task */
-	if (wait_for_completion_killable(&run->done)) {
-		WRITE_ONCE(run->aborted, true);
-		wait_for_completion(&run->done);
-	}
+	if (wait_for_completion_killable(&run->done))
+		tb_abort(run);
+	*duration_ns = ktime_get_ns() - start;
 	cpus_read_unlock();
 
 	for_each_cpu(cpu, &run->cpus) {
@@ -444,61 +643,128 @@ free:
 	return err;
 }
 
-static int tb_alloc_heaps(struct tb_run *run)
+static int tb_alloc_report(struct tb_run *run)
 {
-	size_t top = run->cfg.nr_highest;
-	size_t nr = size_add(array_size(TB_NR_PRIMS, top), nr_cpu_ids);
 	enum tb_prim prim;
 
-	run->storage = kvmalloc_array(nr, sizeof(u64), TB_GFP);
-	if (!run->storage)
+	run->report = kvzalloc(struct_size(run->report, rows, nr_cpu_ids),
+			       TB_GFP);
+	run->scratch = kvmalloc_array(nr_cpu_ids, sizeof(struct tb_fixed),
+				      TB_GFP);
+	if (!run->report || !run->scratch)
 		return -ENOMEM;
-	for (prim = 0; prim < TB_NR_PRIMS; prim++)
-		tb_heap_init(&run->heaps[prim], run->storage + prim * top, top);
+	for (prim = 0; prim < TB_NR_PRIMS; prim++) {
+		tb_hist_init(&run->report->hist[prim]);
+		tb_heap_init(&run->heaps[prim], run->report->highest[prim],
+			     run->cfg.nr_highest);
+	}
 	return 0;
 }
 
-/* Combine the per-CPU summaries and publish them. */
-static void tb_publish_benchmark(struct tb_run *run)
+static void tb_free_report(struct tb_run *run)
 {
-	u64 *per_cpu_values = run->storage + TB_NR_PRIMS * run->cfg.nr_highest;
-	struct tb_result res[TB_NR_PRIMS] = {};
+	kvfree(run->report);
+	run->report = NULL;
+	kvfree(run->scratch);
+	run->scratch = NULL;
+}
+
+static u64 tb_cpu_counter_hz(const struct tb_cpu *tc, enum tb_prim prim)
+{
+	return tc->counter_hz;
+}
+
+static u64 tb_cpu_overhead(const struct tb_cpu *tc, enum tb_prim prim)
+{
+	return tc->overhead;
+}
+
+static u64 tb_cpu_median(const struct tb_cpu *tc, enum tb_prim prim)
+{
+	return tc->res[prim].median;
+}
+
+/* Median over the run's CPUs of what @get reads from each. */
+static u64 tb_median_over_cpus(struct tb_run *run,
+			       u64 (*get)(const struct tb_cpu *tc,
+					  enum tb_prim prim),
+			       enum tb_prim prim)
+{
+	u64 *values = run->scratch;
+	unsigned int cpu;
+	size_t nr = 0;
+
+	for_each_cpu(cpu, &run->cpus)
+		values[nr++] = get(per_cpu_ptr(&tb_cpu, cpu), prim);
+	return tb_median(values, nr);
+}
+
+static void tb_sum_figures(struct tb_run *run, enum tb_prim prim,
+			   struct tb_figures *fig)
+{
+	const struct tb_hist *hist = &run->report->hist[prim];
+	const struct tb_heap *heap = &run->heaps[prim];
+	struct tb_fixed *means = run->scratch;
+	struct tb_u128 top = {};
+	unsigned int cpu, l;
+	size_t i, nr = 0;
+
+	for_each_cpu(cpu, &run->cpus)
+		means[nr++] = per_cpu_ptr(&tb_cpu, cpu)->res[prim].mean;
+	fig->average = tb_fixed_mean(means, nr);
+	fig->median = tb_median_over_cpus(run, tb_cpu_median, prim);
+	fig->max = hist->max;
+	for (i = 0; i < heap->nr; i++)
+		tb_u128_add(&top, heap->data[i]);
+	fig->max_avg = heap->nr ? tb_fixed_ratio(top, heap->nr) :
+				  (struct tb_fixed){};
+	for (l = 0; l < TB_NR_LEVELS; l++)
+		fig->level[l] = tb_hist_percentile(hist, tb_levels[l].num,
+						   tb_levels[l].den);
+	fig->samples = hist->nr;
+}
+
+/* Fill the run's report from the per-CPU results and publish it. */
+static void tb_publish_benchmark(struct tb_run *run, u64 duration_ns)
+{
+	struct tb_report *rep = run->report, *old;
+	struct tb_report_head *head = &rep->head;
 	enum tb_prim prim;
 	unsigned int cpu;
-	size_t nr;
 
-	for (prim = 0; prim < TB_NR_PRIMS; prim++) {
-		const struct tb_heap *heap = &run->heaps[prim];
+	cpumask_copy(&head->cpus, &run->cpus);
+	head->nr_samples = run->cfg.nr_samples;
+	head->nr_highest = run->cfg.nr_highest;
+	head->do_work = run->cfg.do_work;
+	head->duration_ns = duration_ns;
+	head->counter_hz = tb_median_over_cpus(run, tb_cpu_counter_hz, 0);
+	head->overhead = tb_median_over_cpus(run, tb_cpu_overhead, 0);
+	for (prim = 0; prim < TB_NR_PRIMS; prim++)
+		tb_sum_figures(run, prim, &head->fig[prim]);
 
-		nr = 0;
-		for_each_cpu(cpu, &run->cpus) {
-			const struct tb_summary *s;
+	rep->nr_rows = 0;
+	for_each_cpu(cpu, &run->cpus) {
+		struct tb_row *row = &rep->rows[rep->nr_rows++];
 
-			s = &per_cpu_ptr(&tb_cpu, cpu)->summary[prim];
-			per_cpu_values[nr++] = s->mean;
-			res[prim].max = max(res[prim].max, s->max);
-		}
-		res[prim].average = tb_mean(per_cpu_values, nr);
-
-		nr = 0;
-		for_each_cpu(cpu, &run->cpus)
-			per_cpu_values[nr++] =
-				per_cpu_ptr(&tb_cpu, cpu)->summary[prim].median;
-		res[prim].median = tb_median(per_cpu_values, nr);
-		res[prim].max_avg = tb_mean(heap->data, heap->nr);
+		row->cpu = cpu;
+		memcpy(row->res, per_cpu_ptr(&tb_cpu, cpu)->res,
+		       sizeof(row->res));
 	}
 
-	spin_lock(&tb_results_lock);
-	for (prim = 0; prim < TB_NR_PRIMS; prim++) {
-		res[prim].percentile = tb_results[prim].percentile;
-		tb_results[prim] = res[prim];
-	}
-	spin_unlock(&tb_results_lock);
+	mutex_lock(&tb_results_lock);
+	head->run = ++tb_nr_runs;
+	old = tb_report;
+	tb_report = rep;
+	mutex_unlock(&tb_results_lock);
+
+	run->report = NULL;
+	kvfree(old);
 }
 
 static int tb_benchmark(void)
 {
 	struct tb_run *run = &tb_run;
+	u64 duration_ns;
 	int err;
 
 	if (mutex_lock_interruptible(&tb_run_lock))
@@ -506,13 +772,12 @@ static int tb_benchmark(void)
 
 	tb_snapshot_config(&run->cfg);
 	run->percentile = 0;
-	err = tb_alloc_heaps(run);
+	err = tb_alloc_report(run);
 	if (!err)
-		err = tb_run_cpus(run);
+		err = tb_run_cpus(run, &duration_ns);
 	if (!err)
-		tb_publish_benchmark(run);
-	kvfree(run->storage);
-	run->storage = NULL;
+		tb_publish_benchmark(run, duration_ns);
+	tb_free_report(run);
 	mutex_unlock(&tb_run_lock);
 	return err;
 }
@@ -523,6 +788,7 @@ static int tb_percentile_run(unsigned int pct)
 	struct tb_run *run = &tb_run;
 	enum tb_prim prim;
 	struct tb_cpu *tc;
+	u64 duration_ns;
 	int err;
 
 	if (mutex_lock_interruptible(&tb_run_lock))
@@ -530,34 +796,22 @@ static int tb_percentile_run(unsigned int pct)
 
 	tb_snapshot_config(&run->cfg);
 	run->percentile = pct;
-	err = tb_run_cpus(run);
+	err = tb_run_cpus(run, &duration_ns);
 	if (!err) {
 		tc = per_cpu_ptr(&tb_cpu, cpumask_first(&run->cpus));
-		spin_lock(&tb_results_lock);
+		mutex_lock(&tb_results_lock);
 		for (prim = 0; prim < TB_NR_PRIMS; prim++)
-			tb_results[prim].percentile = tc->percentile[prim];
-		spin_unlock(&tb_results_lock);
+			tb_percentiles[prim] = tc->percentile[prim];
+		mutex_unlock(&tb_results_lock);
 	}
 	mutex_unlock(&tb_run_lock);
 	return err;
 }
 
-/* debugfs: configuration */
+/* Configuration: debugfs files and module parameters share the checks. */
 
-static int tb_param_get(void *data, u64 *val)
+static int tb_param_store(struct tb_param *param, u64 val)
 {
-	struct tb_param *param = data;
-
-	mutex_lock(&tb_params_lock);
-	*val = param->value;
-	mutex_unlock(&tb_params_lock);
-	return 0;
-}
-
-static int tb_param_set(void *data, u64 val)
-{
-	struct tb_param *param = data;
-
 	if (val < param->min || val > param->max)
 		return -EINVAL;
 	mutex_lock(&tb_params_lock);
@@ -565,9 +819,162 @@ static int tb_param_set(void *data, u64 val)
 	mutex_unlock(&tb_params_lock);
 	return 0;
 }
+
+static u64 tb_param_load(const struct tb_param *param)
+{
+	u64 val;
+
+	mutex_lock(&tb_params_lock);
+	val = param->value;
+	mutex_unlock(&tb_params_lock);
+	return val;
+}
+
+/*
+ * Parse a cpulist ("0-3,8", or "all" for every CPU that is up when a run
+ * starts) and store it. Garbage, an empty list or a CPU that cannot exist
+ * is -EINVAL, and nothing changes.
+ */
+static int tb_cpus_store(const char *str)
+{
+	cpumask_var_t mask;
+	bool all;
+	int err;
+
+	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
+		return -ENOMEM;
+	all = sysfs_streq(str, "all");
+	err = all ? 0 : cpulist_parse(str, mask);
+	if (err || (!all && (cpumask_empty(mask) ||
+			     !cpumask_subset(mask, cpu_possible_mask)))) {
+		err = -EINVAL;
+		goto out;
+	}
+	mutex_lock(&tb_params_lock);
+	tb_cpus_all = all;
+	cpumask_copy(&tb_cpus_wanted, all ? cpu_possible_mask : mask);
+	mutex_unlock(&tb_params_lock);
+out:
+	free_cpumask_var(mask);
+	return err;
+}
+
+/* The cpulist as it reads back: "all" shows the CPUs that are up. */
+static int tb_cpus_print(char *buf, size_t size)
+{
+	int len;
+
+	mutex_lock(&tb_params_lock);
+	len = scnprintf(buf, size, "%*pbl\n",
+			cpumask_pr_args(tb_cpus_all ? cpu_online_mask :
+					&tb_cpus_wanted));
+	mutex_unlock(&tb_params_lock);
+	return len;
+}
+
+static int tb_param_get(void *data, u64 *val)
+{
+	*val = tb_param_load(data);
+	return 0;
+}
+
+static int tb_param_set(void *data, u64 val)
+{
+	return tb_param_store(data, val);
+}
 DEFINE_DEBUGFS_ATTRIBUTE(tb_param_fops, tb_param_get, tb_param_set, "%llu\n");
 
-/* debugfs: triggers */
+static ssize_t tb_cpus_read(struct file *file, char __user *buf, size_t len,
+			    loff_t *ppos)
+{
+	char *text;
+	ssize_t ret;
+
+	text = kmalloc(PAGE_SIZE, GFP_KERNEL);
+	if (!text)
+		return -ENOMEM;
+	ret = simple_read_from_buffer(buf, len, ppos, text,
+				      tb_cpus_print(text, PAGE_SIZE));
+	kfree(text);
+	return ret;
+}
+
+/* One write is one list; a list longer than a page is refused. */
+static ssize_t tb_cpus_write(struct file *file, const char __user *buf,
+			     size_t len, loff_t *ppos)
+{
+	char *text;
+	int err;
+
+	if (*ppos || len >= PAGE_SIZE)
+		return -EINVAL;
+	text = memdup_user_nul(buf, len);
+	if (IS_ERR(text))
+		return PTR_ERR(text);
+	err = tb_cpus_store(text);
+	kfree(text);
+	return err ? err : len;
+}
+
+static const struct file_operations tb_cpus_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.read	= tb_cpus_read,
+	.write	= tb_cpus_write,
+	.llseek	= default_llseek,
+};
+
+/* Module parameters: the same settings, given at load time (headless). */
+
+static int tb_modparam_set(const char *val, const struct kernel_param *kp)
+{
+	u64 v;
+	int err;
+
+	err = kstrtoull(val, 0, &v);
+	return err ? err : tb_param_store(kp->arg, v);
+}
+
+static int tb_modparam_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%llu\n", tb_param_load(kp->arg));
+}
+
+static const struct kernel_param_ops tb_modparam_ops = {
+	.set	= tb_modparam_set,
+	.get	= tb_modparam_get,
+};
+
+module_param_cb(nr_samples, &tb_modparam_ops, &tb_params[TB_NR_SAMPLES], 0444);
+MODULE_PARM_DESC(nr_samples, "samples per primitive per CPU");
+module_param_cb(nr_highest, &tb_modparam_ops, &tb_params[TB_NR_HIGHEST], 0444);
+MODULE_PARM_DESC(nr_highest, "largest samples that max_avg averages");
+module_param_cb(do_work, &tb_modparam_ops, &tb_params[TB_DO_WORK], 0444);
+MODULE_PARM_DESC(do_work, "1: simulated critical section in every window");
+
+static int tb_cpus_param_set(const char *val, const struct kernel_param *kp)
+{
+	return tb_cpus_store(val);
+}
+
+static int tb_cpus_param_get(char *buf, const struct kernel_param *kp)
+{
+	return tb_cpus_print(buf, PAGE_SIZE);
+}
+
+static const struct kernel_param_ops tb_cpus_param_ops = {
+	.set	= tb_cpus_param_set,
+	.get	= tb_cpus_param_get,
+};
+
+module_param_cb(cpus, &tb_cpus_param_ops, NULL, 0444);
+MODULE_PARM_DESC(cpus, "cpulist a benchmark runs on (default: all)");
+
+static bool tb_run_at_load;
+module_param_named(run, tb_run_at_load, bool, 0444);
+MODULE_PARM_DESC(run, "run one benchmark at load and log its summary");
+
+/* Triggers */
 
 static ssize_t tb_benchmark_write(struct file *file, const char __user *buf,
 				  size_t len, loff_t *ppos)
@@ -603,29 +1010,185 @@ static int tb_percentile_set(void *data, u64 val)
 }
 DEFINE_DEBUGFS_ATTRIBUTE(tb_percentile_fops, NULL, tb_percentile_set, "%llu\n");
 
-/* debugfs: results */
+/* Results */
 
+enum tb_stat {
+	TB_MEDIAN,
+	TB_AVERAGE,
+	TB_MAX,
+	TB_MAX_AVG,
+	TB_PERCENTILE,
+	TB_NR_STATS,
+};
+
+static const char * const tb_stat_names[TB_NR_STATS] = {
+	[TB_MEDIAN]	= "median",
+	[TB_AVERAGE]	= "average",
+	[TB_MAX]	= "max",
+	[TB_MAX_AVG]	= "max_avg",
+	[TB_PERCENTILE]	= "percentile",
+};
+
+/*
+ * Each legacy result file's data points at a slot of its own, whose place
+ * in the array says which primitive and statistic the file shows.
+ */
+static const u8 tb_result_slots[TB_NR_PRIMS][TB_NR_STATS];
+
+/* Whole numbers, as the specification's files always printed. */
 static int tb_result_get(void *data, u64 *val)
 {
-	spin_lock(&tb_results_lock);
-	*val = *(u64 *)data;
-	spin_unlock(&tb_results_lock);
+	size_t slot = (const u8 *)data - &tb_result_slots[0][0];
+	enum tb_prim prim = slot / TB_NR_STATS;
+	const struct tb_figures *fig;
+
+	mutex_lock(&tb_results_lock);
+	fig = tb_report ? &tb_report->head.fig[prim] : NULL;
+	switch (slot % TB_NR_STATS) {
+	case TB_MEDIAN:
+		*val = fig ? fig->median : 0;
+		break;
+	case TB_AVERAGE:
+		*val = fig ? fig->average.whole : 0;
+		break;
+	case TB_MAX:
+		*val = fig ? fig->max : 0;
+		break;
+	case TB_MAX_AVG:
+		*val = fig ? fig->max_avg.whole : 0;
+		break;
+	default:
+		*val = tb_percentiles[prim];
+		break;
+	}
+	mutex_unlock(&tb_results_lock);
 	return 0;
 }
 DEFINE_DEBUGFS_ATTRIBUTE(tb_result_fops, tb_result_get, NULL, "%llu\n");
 
-static const struct {
-	const char *name;
-	size_t offset;
-} tb_result_files[] = {
-	{ "median",	offsetof(struct tb_result, median) },
-	{ "average",	offsetof(struct tb_result, average) },
-	{ "max",	offsetof(struct tb_result, max) },
-	{ "max_avg",	offsetof(struct tb_result, max_avg) },
-	{ "percentile",	offsetof(struct tb_result, percentile) },
-};
+/* Where a summary goes: a debugfs read, or the kernel log when headless. */
+static __printf(2, 3) void tb_emit(struct seq_file *m, const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
 
-/* The whole tree or nothing: it is the module's only interface. */
+	va_start(args, fmt);
+	if (m) {
+		seq_vprintf(m, fmt, args);
+	} else {
+		vaf.fmt = fmt;
+		vaf.va = &args;
+		pr_info("%pV", &vaf);
+	}
+	va_end(args);
+}
+
+static const char *tb_preemption(void)
+{
+	if (preempt_model_rt())
+		return "rt";
+	if (preempt_model_full())
+		return "full";
+	if (preempt_model_voluntary())
+		return "voluntary";
+	return "none";
+}
+
+/* A struct tb_fixed prints as its whole part and three decimals. */
+#define TB_FIXED_FMT		"%llu.%03u"
+
+/* One line per key; the caller holds tb_results_lock. */
+static void tb_emit_summary(struct seq_file *m)
+{
+	static const struct tb_report_head none;
+	const struct tb_report_head *h = tb_report ? &tb_report->head : &none;
+	enum tb_prim prim;
+	unsigned int l;
+
+	tb_emit(m, "version %s\n", TB_VERSION);
+	tb_emit(m, "run %llu\n", h->run);
+	tb_emit(m, "kernel %s\n", init_utsname()->release);
+	tb_emit(m, "preemption %s\n", tb_preemption());
+	tb_emit(m, "preemptirq_tracepoints %s\n",
+		IS_ENABLED(CONFIG_PREEMPTIRQ_TRACEPOINTS) ? "yes" : "no");
+	tb_emit(m, "cpus %*pbl\n", cpumask_pr_args(&h->cpus));
+	tb_emit(m, "nr_samples %llu\n", h->nr_samples);
+	tb_emit(m, "nr_highest %llu\n", h->nr_highest);
+	tb_emit(m, "do_work %d\n", h->do_work);
+	tb_emit(m, "unit cycles\n");
+	tb_emit(m, "counter_hz %llu\n", h->counter_hz);
+	tb_emit(m, "overhead %llu\n", h->overhead);
+	tb_emit(m, "duration_ns %llu\n", h->duration_ns);
+	for (prim = 0; prim < TB_NR_PRIMS; prim++) {
+		const struct tb_figures *f = &h->fig[prim];
+		const char *p = tb_prim_names[prim];
+
+		tb_emit(m, "%s.median %llu\n", p, f->median);
+		tb_emit(m, "%s.average " TB_FIXED_FMT "\n", p,
+			f->average.whole, f->average.milli);
+		tb_emit(m, "%s.max %llu\n", p, f->max);
+		tb_emit(m, "%s.max_avg " TB_FIXED_FMT "\n", p,
+			f->max_avg.whole, f->max_avg.milli);
+		for (l = 0; l < TB_NR_LEVELS; l++)
+			tb_emit(m, "%s.%s %llu\n", p, tb_levels[l].name,
+				f->level[l]);
+		tb_emit(m, "%s.samples %llu\n", p, f->samples);
+	}
+}
+
+static int tb_summary_show(struct seq_file *m, void *v)
+{
+	mutex_lock(&tb_results_lock);
+	tb_emit_summary(m);
+	mutex_unlock(&tb_results_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(tb_summary);
+
+/* The file's primitive: debugfs data is the index, as a pointer. */
+static enum tb_prim tb_file_prim(struct seq_file *m)
+{
+	return (uintptr_t)m->private;
+}
+
+static int tb_per_cpu_show(struct seq_file *m, void *v)
+{
+	enum tb_prim prim = tb_file_prim(m);
+	unsigned int i;
+
+	seq_puts(m, "cpu median average max p99 samples\n");
+	mutex_lock(&tb_results_lock);
+	for (i = 0; tb_report && i < tb_report->nr_rows; i++) {
+		const struct tb_row *row = &tb_report->rows[i];
+		const struct tb_cpu_result *r = &row->res[prim];
+
+		seq_printf(m, "%u %llu " TB_FIXED_FMT " %llu %llu %llu\n",
+			   row->cpu, r->median, r->mean.whole, r->mean.milli,
+			   r->max, r->p99, r->samples);
+	}
+	mutex_unlock(&tb_results_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(tb_per_cpu);
+
+static int tb_histogram_show(struct seq_file *m, void *v)
+{
+	enum tb_prim prim = tb_file_prim(m);
+	const struct tb_hist *hist;
+	unsigned int b;
+
+	mutex_lock(&tb_results_lock);
+	hist = tb_report ? &tb_report->hist[prim] : NULL;
+	for (b = 0; hist && b < TB_HIST_BUCKETS; b++)
+		if (hist->count[b])
+			seq_printf(m, "%llu %llu\n", tb_hist_bucket_low(b),
+				   hist->count[b]);
+	mutex_unlock(&tb_results_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(tb_histogram);
+
+/* The whole tree or nothing. */
 static int tb_create_files(void)
 {
 	struct dentry *dir, *file;
@@ -645,6 +1208,9 @@ static int tb_create_files(void)
 			return PTR_ERR(file);
 	}
 
+	file = debugfs_create_file("cpus", 0644, tb_root, NULL, &tb_cpus_fops);
+	if (IS_ERR(file))
+		return PTR_ERR(file);
 	file = debugfs_create_file("benchmark", 0200, tb_root, NULL,
 				   &tb_benchmark_fops);
 	if (IS_ERR(file))
@@ -653,21 +1219,33 @@ static int tb_create_files(void)
 					  &tb_percentile_fops);
 	if (IS_ERR(file))
 		return PTR_ERR(file);
+	file = debugfs_create_file("summary", 0444, tb_root, NULL,
+				   &tb_summary_fops);
+	if (IS_ERR(file))
+		return PTR_ERR(file);
 
 	for (prim = 0; prim < TB_NR_PRIMS; prim++) {
+		void *data = (void *)(uintptr_t)prim;
+
 		dir = debugfs_create_dir(tb_prim_names[prim], tb_root);
 		if (IS_ERR(dir))
 			return PTR_ERR(dir);
-		for (i = 0; i < ARRAY_SIZE(tb_result_files); i++) {
-			void *data = (char *)&tb_results[prim] +
-				     tb_result_files[i].offset;
-
-			file = debugfs_create_file_unsafe(tb_result_files[i].name,
-							  0444, dir, data,
+		for (i = 0; i < TB_NR_STATS; i++) {
+			file = debugfs_create_file_unsafe(tb_stat_names[i],
+							  0444, dir,
+							  (void *)&tb_result_slots[prim][i],
 							  &tb_result_fops);
 			if (IS_ERR(file))
 				return PTR_ERR(file);
 		}
+		file = debugfs_create_file("histogram", 0444, dir, data,
+					   &tb_histogram_fops);
+		if (IS_ERR(file))
+			return PTR_ERR(file);
+		file = debugfs_create_file("per_cpu", 0444, dir, data,
+					   &tb_per_cpu_fops);
+		if (IS_ERR(file))
+			return PTR_ERR(file);
 	}
 	return 0;
 }
@@ -681,15 +1259,35 @@ static void tb_cleanup(void)
 		smpboot_unregister_percpu_thread(&tb_threads);
 		tb_threads_registered = false;
 	}
+	kvfree(tb_report);
+	tb_report = NULL;
+}
+
+/* Headless: one benchmark at load, its summary in the kernel log. */
+static int tb_run_headless(void)
+{
+	int err;
+
+	err = tb_benchmark();
+	if (err) {
+		pr_err("benchmark at load failed: %d\n", err);
+		return err;
+	}
+	mutex_lock(&tb_results_lock);
+	tb_emit_summary(NULL);
+	mutex_unlock(&tb_results_lock);
+	return 0;
 }
 
 static int __init tracerbench_init(void)
 {
 	int err;
 
-	mutex_init(&tb_run.heap_lock);
+	mutex_init(&tb_run.merge_lock);
 	init_completion(&tb_run.start);
 	init_completion(&tb_run.done);
+	if (tb_cpus_all)
+		cpumask_copy(&tb_cpus_wanted, cpu_possible_mask);
 
 	err = smpboot_register_percpu_thread(&tb_threads);
 	if (err)
@@ -697,8 +1295,21 @@ static int __init tracerbench_init(void)
 	tb_threads_registered = true;
 
 	err = tb_create_files();
+	if (err && tb_run_at_load) {
+		/* e.g. debugfs=off or lockdown: the log is the interface */
+		pr_notice("no debugfs files (%d): headless only\n", err);
+		debugfs_remove_recursive(tb_root);
+		tb_root = NULL;
+		err = 0;
+	}
 	if (err)
 		goto fail;
+
+	if (tb_run_at_load) {
+		err = tb_run_headless();
+		if (err)
+			goto fail;
+	}
 	return 0;
 
 fail:
@@ -718,3 +1329,4 @@ module_exit(tracerbench_exit);
 MODULE_DESCRIPTION("Cycle cost of irq, preempt and irq_save disable/enable pairs");
 MODULE_AUTHOR("The tracerbench authors");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(TB_VERSION);

@@ -7,7 +7,9 @@
 #
 #   functional	plain TCG, the behaviour of the interface
 #   exact	-icount shift=0,sleep=off, where the guest clock is exact
-#   long	10^7 samples per CPU on 6.12 with preempt=none
+#   long	10^8 samples per CPU, 2 CPUs, 256 MiB: 6.12 booted with
+#		preempt=none and voluntary, and 6.12-rt
+#   headless	6.12 booted with debugfs=off: insmod run=1 logs a summary
 #
 # Then the kernels built from linux-source-6.12 (cached across runs):
 #
@@ -74,15 +76,23 @@ collect_ktap()
 	fi
 }
 
-# boot_suite KERNEL SUITE ICOUNT TIMEOUT [kernel args]
+# boot_suite KERNEL SUITE ICOUNT TIMEOUT [kernel args]; the label and the
+# output files name the kernel arguments too.
 boot_suite()
 {
-	local k=$1 suite=$2 out=$TB_OUT/$1-$2
+	local k=$1 suite=$2 label="$1 $2${5:+ ${*:5}}" out
 
+	out=$TB_OUT/$(echo "$label" | tr -c 'a-zA-Z0-9.=\n-' _)
 	shift 2
 	TB_ICOUNT=$1 tb_boot "$k" "$TB_OUT/initrd-$k.cpio.gz" "$suite" "$2" \
 		"$out" "${@:3}"
-	collect_ktap "$k $suite" "$out"
+	collect_ktap "$label" "$out"
+}
+
+# The long runs: a small guest, and the preemption models in turn.
+boot_long()
+{
+	TB_CPUS=2 TB_MEM=256M boot_suite "$1" long 0 900 "${@:2}"
 }
 
 start=$SECONDS
@@ -125,7 +135,16 @@ for k in $TB_KERNELS; do
 	prepare "$k" || continue
 	boot_suite "$k" functional 0 900
 	boot_suite "$k" exact 1 600
-	[ "$k" = 6.12 ] && boot_suite "$k" long 0 600 preempt=none
+	case $k in
+	6.12)
+		boot_long "$k" preempt=none
+		boot_long "$k" preempt=voluntary
+		boot_suite "$k" headless 0 300 debugfs=off
+		;;
+	6.12-rt)
+		boot_long "$k"
+		;;
+	esac
 done
 
 for k in ${TB_BUILT_KERNELS}; do

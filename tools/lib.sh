@@ -101,6 +101,7 @@ tb_build_module()
 
 	rm -rf "$dir" && mkdir -p "$dir" || return 1
 	cp "$TB_TOP"/Kbuild "$TB_TOP"/tracerbench.c "$TB_TOP"/heap.c \
+		"$TB_TOP"/hist.c "$TB_TOP"/hist.h \
 		"$TB_TOP"/heap.h "$TB_TOP"/stats.c "$dir"/ || return 1
 	make -C "$(tb_kdir "$1")" M="$dir" W=1 modules >"$dir/build.log" 2>&1 ||
 		return 1
@@ -139,7 +140,9 @@ tb_make_initramfs()
 	return $rc
 }
 
-TB_CPUS=4
+# Guest size; the long suite asks for a small one.
+TB_CPUS=${TB_CPUS:-4}
+TB_MEM=${TB_MEM:-1G}
 
 # tb_boot KERNEL INITRD SUITES TIMEOUT OUTPREFIX [extra kernel args]
 # Runs the guest suites SUITES (comma separated). The console goes to
@@ -158,7 +161,7 @@ tb_boot()
 		accel+=(-icount shift=0,sleep=off) && set -- "$@" maxcpus=1
 	rm -f "$out".console "$out".ktap
 	timeout --foreground -k 5 "$secs" qemu-system-x86_64 "${accel[@]}" \
-		-smp "$TB_CPUS" -m 1G -display none -monitor none -no-reboot \
+		-smp "$TB_CPUS" -m "$TB_MEM" -display none -monitor none -no-reboot \
 		-kernel "$(tb_vmlinuz "$kernel")" -initrd "$initrd" \
 		-serial file:"$out".console -serial file:"$out".ktap \
 		-append "console=ttyS0 loglevel=4 panic=-1 tb.cpus=$TB_CPUS tb.suite=$suites $*" \

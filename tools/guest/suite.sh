@@ -8,7 +8,8 @@
 #
 # functional	the tree, results, bad input, concurrency, hotplug, unload
 # exact		checks that need -icount shift=0,sleep=off: exact medians
-# long		a run of 10^7 samples per CPU
+# long		a run of 10^8 samples per CPU, in a small guest
+# headless	insmod run=1 with debugfs off: the summary in the kernel log
 # tracepoints	the preemptirq events raise the medians, exactly reversibly
 # faults	every allocation on load and on a run failed in turn
 # leaks		kmemleak finds nothing once the module is gone
@@ -26,9 +27,12 @@ PREEMPTIRQ=/sys/kernel/tracing/events/preemptirq
 KMEMLEAK=/sys/kernel/debug/kmemleak
 PRIMS="irq preempt irq_save"
 STATS="median average max max_avg percentile"
-PARAMS="nr_samples nr_highest do_work"
-# the largest nr_samples/nr_highest: INT_MAX / sizeof(u64)
-MAX_SAMPLES=268435455
+PARAMS="nr_samples nr_highest do_work cpus"
+# the largest nr_samples (2^40) and nr_highest
+MAX_SAMPLES=1099511627776
+MAX_HIGHEST=1024
+# the summary's tail levels, in order
+LEVELS="p50 p90 p99 p99.9 p99.99"
 
 nr_tests=0
 nr_failed=0
@@ -93,11 +97,6 @@ cmdline_param()
 	echo "${v:-$2}"
 }
 
-now_cs()
-{
-	cut -d' ' -f1 /proc/uptime | tr -d .
-}
-
 # The snapshots read with the builtin read, not a cat per file: on a slow
 # debug kernel, spawning 15 processes outlasts a run.
 snapshot_params()
@@ -127,7 +126,32 @@ snapshot_results()
 set_defaults()
 {
 	echo 10000 >$TB/nr_samples && echo 100 >$TB/nr_highest &&
-		echo 0 >$TB/do_work
+		echo 0 >$TB/do_work && echo all >$TB/cpus
+}
+
+# summary_key KEY: KEY's value in the summary
+summary_key()
+{
+	awk -v k="$1" '$1 == k { print $2 }' $TB/summary
+}
+
+# Completed benchmarks: the state that says whether a run happened.
+runs()
+{
+	summary_key run
+}
+
+online_cpus()
+{
+	cat /sys/devices/system/cpu/online
+}
+
+# The CPUs of a cpulist, one per line: "0-2,5" gives 0 1 2 5.
+expand_cpulist()
+{
+	echo "$1" | tr , '\n' | while IFS=- read -r lo hi; do
+		seq "$lo" "${hi:-$lo}"
+	done
 }
 
 load()
@@ -156,20 +180,23 @@ test_all_cpus_online()
 test_tree()
 {
 	local fail=0
-	for f in nr_samples:644 nr_highest:644 do_work:644 benchmark:200 \
-		 percentile:200; do
+	for f in nr_samples:644 nr_highest:644 do_work:644 cpus:644 \
+		 benchmark:200 percentile:200 summary:444; do
 		expect "mode of ${f%%:*}" "$(stat -c %a $TB/${f%%:*})" \
 			"${f##*:}" || fail=1
 	done
 	for p in $PRIMS; do
 		[ -d $TB/$p ] || { diag "no $p/"; fail=1; }
-		for s in $STATS; do
+		for s in $STATS histogram per_cpu; do
 			expect "mode of $p/$s" "$(stat -c %a $TB/$p/$s)" 444 ||
 				fail=1
 		done
+		expect "entries of $p/" "$(ls $TB/$p | tr '\n' ' ')" \
+			"average histogram max max_avg median per_cpu percentile " ||
+			fail=1
 	done
 	expect "entries at the top" "$(ls $TB | tr '\n' ' ')" \
-		"benchmark do_work irq irq_save nr_highest nr_samples percentile preempt " ||
+		"benchmark cpus do_work irq irq_save nr_highest nr_samples percentile preempt summary " ||
 		fail=1
 	expect "world-writable files" "$(find $TB -perm -o+w)" "" || fail=1
 	return $fail
@@ -178,7 +205,7 @@ test_tree()
 test_defaults()
 {
 	expect defaults "$(snapshot_params)" \
-		"nr_samples=10000 nr_highest=100 do_work=0 "
+		"nr_samples=10000 nr_highest=100 do_work=0 cpus=$(online_cpus) "
 }
 
 test_zero_before_run()
@@ -188,7 +215,13 @@ test_zero_before_run()
 		for s in $STATS; do
 			expect "$p/$s" "$(cat $TB/$p/$s)" 0 || fail=1
 		done
+		expect "$p/histogram" "$(cat $TB/$p/histogram)" "" || fail=1
+		expect "$p/per_cpu" "$(cat $TB/$p/per_cpu)" \
+			"cpu median average max p99 samples" || fail=1
+		expect "summary $p.samples" "$(summary_key $p.samples)" 0 ||
+			fail=1
 	done
+	expect "summary run" "$(runs)" 0 || fail=1
 	return $fail
 }
 
@@ -245,7 +278,7 @@ nr_samples|abc|EINVAL
 nr_samples|12abc|EINVAL
 nr_samples|12 |EINVAL
 nr_samples| 12|EINVAL
-nr_samples|268435456|EINVAL
+nr_samples|1099511627777|EINVAL
 nr_samples|2305843009213693953|EINVAL
 nr_samples|18446744073709551615|EINVAL
 nr_samples|18446744073709551616|ERANGE
@@ -254,7 +287,7 @@ nr_highest|0|EINVAL
 nr_highest|-5|EINVAL
 nr_highest|x|EINVAL
 nr_highest|5x|EINVAL
-nr_highest|268435456|EINVAL
+nr_highest|1025|EINVAL
 nr_highest|18446744073709551616|ERANGE
 do_work|2|EINVAL
 do_work|-1|EINVAL
@@ -267,6 +300,15 @@ percentile|-1|EINVAL
 percentile|50x|EINVAL
 percentile|abc|EINVAL
 percentile|18446744073709551616|ERANGE
+cpus|abc|EINVAL
+cpus||EINVAL
+cpus|,|EINVAL
+cpus|0-|EINVAL
+cpus|3-1|EINVAL
+cpus|-1|EINVAL
+cpus|4096|EINVAL
+cpus|0-4096|EINVAL
+cpus|99999999999999999999|EINVAL
 "
 
 test_bad_input()
@@ -298,10 +340,12 @@ test_read_write_only()
 
 test_limits_accepted()
 {
-	local fail=0
-	for p in nr_samples nr_highest; do
-		expect "$p max" "$(write_errno $TB/$p $MAX_SAMPLES)" OK || fail=1
-		expect "$p reads back" "$(cat $TB/$p)" $MAX_SAMPLES || fail=1
+	local fail=0 p max
+	for p in nr_samples:$MAX_SAMPLES nr_highest:$MAX_HIGHEST; do
+		max=${p#*:}
+		p=${p%%:*}
+		expect "$p max" "$(write_errno $TB/$p $max)" OK || fail=1
+		expect "$p reads back" "$(cat $TB/$p)" $max || fail=1
 		expect "$p 1" "$(write_errno $TB/$p 1)" OK || fail=1
 	done
 	expect "do_work 1" "$(write_errno $TB/do_work 1)" OK || fail=1
@@ -343,30 +387,16 @@ test_do_work_run()
 	return $rc
 }
 
-# Buffers that cannot be had: -ENOMEM, nothing changed, next run fine.
-test_enomem()
-{
-	local fail=0
-	echo 1 >$TB/benchmark
-	results=$(snapshot_results)
-	echo $MAX_SAMPLES >$TB/nr_samples
-	expect "benchmark" "$(write_errno $TB/benchmark 1)" ENOMEM || fail=1
-	expect "percentile" "$(write_errno $TB/percentile 50)" ENOMEM || fail=1
-	expect "results" "$(snapshot_results)" "$results" || fail=1
-	expect "nr_samples" "$(cat $TB/nr_samples)" $MAX_SAMPLES || fail=1
-	set_defaults
-	expect "next benchmark" "$(write_errno $TB/benchmark 1)" OK || fail=1
-	return $fail
-}
-
-# Start a benchmark in the background; $1 names its status file, which
-# holds "errno end-time" once the write returns.
+# Start a benchmark in the background, from CPU 0; $1 names its status
+# file, which holds the write's errno once it returns.
 start_benchmark()
 {
 	rm -f "$1"
-	( e=$(write_errno $TB/benchmark 1); echo "$e $(now_cs)" >"$1" ) &
+	( e=$(taskset -c 0 /tests/tbio write $TB/benchmark 1)
+	  echo "$e" >"$1" ) &
 }
 
+# wait_file FILE: until FILE has content; a bound for hangs only (300 s)
 wait_file()
 {
 	n=0
@@ -377,48 +407,101 @@ wait_file()
 	[ -s "$1" ]
 }
 
-# The length of one run with nr_samples as set now, in centiseconds.
-time_run()
+# wait_gone PID: until the process has ended; a bound for hangs only
+wait_gone()
 {
-	t0=$(now_cs)
-	echo 1 >$TB/benchmark
-	echo $(($(now_cs) - t0))
+	n=0
+	while kill -0 "$1" 2>/dev/null && [ $n -lt 3000 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	! kill -0 "$1" 2>/dev/null
 }
 
-# Runs long enough to act on one while it is in progress: about 4 s, sized
-# from a timed run, as kernels and hosts differ several times in speed.
-SLOW_SAMPLES=3000000
-size_slow_runs()
-{
-	local t
+# A run held in progress, for as long as a test needs: a SCHED_FIFO hog
+# on HOLD_CPU, with RT throttling and the fair server off, keeps that CPU's
+# thread from ever reaching the start barrier, so the run cannot end until
+# release_cpu. Tests decide by what has or has not happened meanwhile,
+# never by how long something took. The suite's shell moves off HOLD_CPU
+# first, or it would starve too. The hog ends itself after 60 s. The
+# settings are read with cat: busybox's read takes a byte at a time, and
+# these files return nothing at an offset past 0.
+HOLD_CPU=2
+RT_RUNTIME=/proc/sys/kernel/sched_rt_runtime_us
+FAIR_RUNTIME=/sys/kernel/debug/sched/fair_server/cpu$HOLD_CPU/runtime
 
-	echo 300000 >$TB/nr_samples
-	t=$(time_run)
-	SLOW_SAMPLES=$((300000 * 400 / (t > 0 ? t : 1)))
-	[ $SLOW_SAMPLES -le 10000000 ] || SLOW_SAMPLES=10000000
-	diag "300000 samples took ${t}cs: runs of $SLOW_SAMPLES take about 4 s"
-	set_defaults
+# set_knob FILE VALUE: write a scheduler setting, saying why if it fails
+set_knob()
+{
+	local e
+	e=$(write_errno "$1" "$2")
+	[ "$e" = OK ] && return 0
+	diag "writing $2 to $1: $e"
+	return 1
 }
 
+hold_cpu()
+{
+	taskset -p -c 0,1 $$ >/dev/null || return 1
+	saved_rt=$(cat $RT_RUNTIME)
+	set_knob $RT_RUNTIME -1 || return 1
+	saved_fair=
+	if [ -e $FAIR_RUNTIME ]; then
+		saved_fair=$(cat $FAIR_RUNTIME)
+		set_knob $FAIR_RUNTIME 0 || return 1
+	fi
+	rm -f /tmp/hog
+	/tests/tbio hog $HOLD_CPU 60 >/tmp/hog &
+	hog_pid=$!
+	wait_file /tmp/hog || { diag "the hog did not start"; return 1; }
+}
+
+# The limits come back before the hog goes: the held thread may run from
+# then on, and whatever waited for the run (a CPU switch) proceeds.
+release_cpu()
+{
+	[ -n "$saved_fair" ] && set_knob $FAIR_RUNTIME "$saved_fair"
+	set_knob $RT_RUNTIME "$saved_rt"
+	kill -9 $hog_pid 2>/dev/null
+	wait $hog_pid 2>/dev/null
+	taskset -p -c "$(online_cpus)" $$ >/dev/null
+}
+
+# start_held_run STATUS: a benchmark that stays in progress until
+# release_cpu; fails unless it is still running a second later.
+start_held_run()
+{
+	hold_cpu || return 1
+	start_benchmark "$1"
+	sleep 1
+	[ -s "$1" ] || return 0
+	diag "the run was not held: $(cat "$1")"
+	release_cpu
+	return 1
+}
+
+# Two writers: the second waits for the first. The second asks for CPUs
+# the held run does not block on, so had it not waited it would be done.
 test_concurrent_writers()
 {
-	local fail=0
-	echo $SLOW_SAMPLES >$TB/nr_samples
-	one=$(time_run)
-	start_benchmark /tmp/a
+	local fail=0 before
+	before=$(runs)
+	echo 100 >$TB/nr_samples
+	start_held_run /tmp/a || return 1
+	echo 0-1 >$TB/cpus
 	start_benchmark /tmp/b
+	sleep 1
+	[ -s /tmp/b ] && { diag "the second writer ran: $(cat /tmp/b)"; fail=1; }
+	expect "runs while held" "$(runs)" "$before" || fail=1
+	release_cpu
 	wait_file /tmp/a && wait_file /tmp/b ||
-		{ diag "a writer did not return"; set_defaults; return 1; }
+		{ diag "a writer did not return"; fail=1; }
 	wait
-	read -r ea ta </tmp/a
-	read -r eb tb </tmp/b
-	expect "first writer" "$ea" OK || fail=1
-	expect "second writer" "$eb" OK || fail=1
-	gap=$((ta > tb ? ta - tb : tb - ta))
-	diag "one run ${one}cs, writers returned ${gap}cs apart"
-	# serialised writers return a whole run apart, not together
-	[ $((gap * 2)) -ge "$one" ] ||
-		{ diag "writers overlapped"; fail=1; }
+	expect "first writer" "$(cat /tmp/a)" OK || fail=1
+	expect "second writer" "$(cat /tmp/b)" OK || fail=1
+	expect "runs after both" "$(runs)" $((before + 2)) || fail=1
+	# the second run snapshotted its settings when it got its turn
+	expect "CPUs of the last run" "$(summary_key cpus)" 0-1 || fail=1
 	check_results_sane || fail=1
 	set_defaults
 	return $fail
@@ -426,67 +509,92 @@ test_concurrent_writers()
 
 test_read_during_run()
 {
-	local fail=0
+	local fail=0 before params during summary
 	echo 1 >$TB/benchmark
 	before=$(snapshot_results)
-	echo $SLOW_SAMPLES >$TB/nr_samples
-	start_benchmark /tmp/a
-	sleep 0.3
+	summary=$(cat $TB/summary)
+	echo 100 >$TB/nr_samples
+	start_held_run /tmp/a || return 1
 	during=$(snapshot_results)
 	params=$(snapshot_params)
-	[ -s /tmp/a ] && { diag "run ended before the reads"; fail=1; }
 	expect "results during the run" "$during" "$before" || fail=1
+	expect "summary during the run" "$(cat $TB/summary)" "$summary" ||
+		fail=1
 	echo 777 >$TB/nr_samples ||
 		{ diag "config write during the run failed"; fail=1; }
+	expect "params read during the run" "$params" \
+		"nr_samples=100 nr_highest=100 do_work=0 cpus=$(online_cpus) " ||
+		fail=1
+	release_cpu
 	wait_file /tmp/a || { diag "writer did not return"; fail=1; }
 	wait
-	read -r e t </tmp/a
-	expect "writer" "$e" OK || fail=1
+	expect "writer" "$(cat /tmp/a)" OK || fail=1
 	expect "nr_samples after the run" "$(cat $TB/nr_samples)" 777 || fail=1
-	expect "params read during the run" "$params" \
-		"nr_samples=$SLOW_SAMPLES nr_highest=100 do_work=0 " || fail=1
+	expect "the run's nr_samples" "$(summary_key nr_samples)" 100 || fail=1
 	set_defaults
 	return $fail
 }
 
-# An empty write asks for nothing: it returns at once, without a run.
+# An empty write asks for nothing: no run happens.
 test_empty_write()
 {
-	local fail=0 results t0 t
+	local fail=0 results before
 
 	echo 1 >$TB/benchmark
 	results=$(snapshot_results)
-	echo $SLOW_SAMPLES >$TB/nr_samples
-	t0=$(now_cs)
+	before=$(runs)
 	expect "empty write" "$(write_errno $TB/benchmark '')" OK || fail=1
-	t=$(($(now_cs) - t0))
-	# a run of SLOW_SAMPLES takes about 4 s
-	[ $t -lt 100 ] || { diag "it took ${t}cs: a run happened"; fail=1; }
+	expect "runs" "$(runs)" "$before" || fail=1
 	expect "results" "$(snapshot_results)" "$results" || fail=1
-	set_defaults
+	expect "a write of one byte runs" "$(write_errno $TB/benchmark x)" OK ||
+		fail=1
+	expect "runs after it" "$(runs)" $((before + 1)) || fail=1
 	return $fail
 }
 
-# SIGKILL during a run ends it early; it publishes nothing.
+# SIGKILL during a run ends it; it publishes nothing. 2^32 samples per CPU
+# would take hours, and need no more memory than 100.
 test_killed_writer()
 {
-	local fail=0
+	local fail=0 pid results before
 	echo 1 >$TB/benchmark
 	results=$(snapshot_results)
-	echo 10000000 >$TB/nr_samples
-	t0=$(now_cs)
-	/tests/tbio write $TB/benchmark 1 >/dev/null &
+	before=$(runs)
+	echo 4294967296 >$TB/nr_samples
+	taskset -c 0 /tests/tbio write $TB/benchmark 1 >/dev/null &
 	pid=$!
 	sleep 1
 	kill -9 $pid
+	wait_gone $pid || { diag "the killed writer is still there"; fail=1; }
 	{ wait $pid; } 2>/dev/null
-	t=$(($(now_cs) - t0))
-	diag "the killed writer was gone after ${t}cs"
-	# a whole run of 10^7 samples per CPU takes well over 10 s here
-	[ $t -lt 500 ] || { diag "the run was not aborted"; fail=1; }
+	expect "runs" "$(runs)" "$before" || fail=1
 	expect "results" "$(snapshot_results)" "$results" || fail=1
 	set_defaults
 	expect "next run" "$(write_errno $TB/benchmark 1)" OK || fail=1
+	return $fail
+}
+
+# The same while a thread has not reached the start barrier, and never
+# will until its CPU is released: the writer takes its place.
+test_killed_before_barrier()
+{
+	local fail=0 pid before
+	before=$(runs)
+	echo 100 >$TB/nr_samples
+	hold_cpu || return 1
+	taskset -c 0 /tests/tbio write $TB/benchmark 1 >/tmp/a &
+	pid=$!
+	sleep 1
+	[ -s /tmp/a ] && { diag "the run was not held: $(cat /tmp/a)"; fail=1; }
+	kill -9 $pid
+	wait_gone $pid ||
+		{ diag "the killed writer hangs with its CPU held"; fail=1; }
+	{ wait $pid; } 2>/dev/null
+	expect "runs while held" "$(runs)" "$before" || fail=1
+	release_cpu
+	expect "next run" "$(write_errno $TB/benchmark 1)" OK || fail=1
+	expect "runs" "$(runs)" $((before + 1)) || fail=1
+	set_defaults
 	return $fail
 }
 
@@ -504,28 +612,28 @@ test_compare_host_refuses()
 
 CPU3=/sys/devices/system/cpu/cpu3/online
 
-# switch_cpu3_during_run 0|1: take cpu3 down or up while a run is in
-# progress; the switch must wait for the run and then succeed.
+# switch_cpu3_during_run 0|1: take cpu3 down or up while a run is held;
+# the switch must not happen until the run ends, then succeed.
 switch_cpu3_during_run()
 {
-	local fail=0 t_switch e t
-
-	echo $SLOW_SAMPLES >$TB/nr_samples
-	start_benchmark /tmp/a
+	local fail=0 want
+	echo 100 >$TB/nr_samples
+	start_held_run /tmp/a || return 1
+	rm -f /tmp/switch
+	( echo "$1" >$CPU3; echo $? >/tmp/switch ) &
 	sleep 1
-	[ -s /tmp/a ] && { diag "run ended too early"; fail=1; }
-	echo "$1" >$CPU3 || { diag "writing $1 to cpu3 failed"; fail=1; }
-	t_switch=$(now_cs)
-	wait_file /tmp/a || { diag "writer did not return"; fail=1; }
+	[ -s /tmp/switch ] && { diag "the switch did not wait"; fail=1; }
+	# not cpu3/online: the pending switch holds the lock its reads take
+	want=0-3
+	[ "$1" = 1 ] && want=0-2
+	expect "online CPUs during the run" "$(online_cpus)" $want || fail=1
+	release_cpu
+	wait_file /tmp/a && wait_file /tmp/switch ||
+		{ diag "the writer or the switch did not return"; fail=1; }
 	wait
-	read -r e t </tmp/a
-	expect "writer" "$e" OK || fail=1
-	# both stamps follow cpus_read_unlock(); a switch that did not wait
-	# would have returned seconds before the run did
-	diag "cpu3 switched to $1 at ${t_switch}cs, the run returned at ${t}cs"
-	[ $((t_switch + 50)) -ge "$t" ] ||
-		{ diag "the switch did not wait for the run"; fail=1; }
-	expect "cpu3 online" "$(cat $CPU3)" "$1" || fail=1
+	expect "writer" "$(cat /tmp/a)" OK || fail=1
+	expect "switch" "$(cat /tmp/switch)" 0 || fail=1
+	expect "cpu3 after the run" "$(cat $CPU3)" "$1" || fail=1
 	set_defaults
 	return $fail
 }
@@ -539,10 +647,12 @@ test_offline_during_run()
 	switch_cpu3_during_run 0 || fail=1
 	expect "run with cpu3 offline" "$(write_errno $TB/benchmark 1)" OK ||
 		fail=1
+	expect "CPUs of the run" "$(summary_key cpus)" 0-2 || fail=1
 	check_results_sane || fail=1
 	echo 1 >$CPU3 || { diag "online failed"; fail=1; }
 	expect "run with cpu3 back" "$(write_errno $TB/benchmark 1)" OK ||
 		fail=1
+	expect "CPUs of the run" "$(summary_key cpus)" 0-3 || fail=1
 	return $fail
 }
 
@@ -552,6 +662,219 @@ test_online_during_run()
 {
 	echo 0 >$CPU3 || { diag "offline failed"; return 1; }
 	switch_cpu3_during_run 1
+}
+
+# A benchmark on a subset measures exactly those CPUs.
+test_cpus_subset()
+{
+	local fail=0 p n want
+	for list in 1,3 0-1 2 "0,2-3"; do
+		expect "cpus $list" "$(write_errno $TB/cpus "$list")" OK || fail=1
+		want=$(expand_cpulist "$list" | tr '\n' ,)
+		expect "cpus reads back" "$(cat $TB/cpus)" "$list" || fail=1
+		expect "run on $list" "$(write_errno $TB/benchmark 1)" OK ||
+			fail=1
+		n=$(expand_cpulist "$list" | wc -l)
+		expect "summary cpus" "$(summary_key cpus)" "$list" || fail=1
+		for p in $PRIMS; do
+			expect "$p/per_cpu CPUs" \
+				"$(sed 1d $TB/$p/per_cpu | cut -d' ' -f1 | tr '\n' ,)" \
+				"$want" || fail=1
+			expect "$p.samples" "$(summary_key $p.samples)" \
+				$((n * 10000)) || fail=1
+		done
+	done
+	expect "cpus all" "$(write_errno $TB/cpus all)" OK || fail=1
+	expect "all reads back as the online CPUs" "$(cat $TB/cpus)" \
+		"$(online_cpus)" || fail=1
+	set_defaults
+	return $fail
+}
+
+# Wanted CPUs that are all offline: the run fails and nothing changes.
+test_cpus_offline()
+{
+	local fail=0 results before
+	results=$(snapshot_results)
+	before=$(runs)
+	echo 3 >$TB/cpus && echo 0 >$CPU3 || { diag "set-up failed"; return 1; }
+	expect "benchmark" "$(write_errno $TB/benchmark 1)" ENODEV || fail=1
+	expect "runs" "$(runs)" "$before" || fail=1
+	expect "results" "$(snapshot_results)" "$results" || fail=1
+	expect "cpus kept" "$(cat $TB/cpus)" 3 || fail=1
+	echo 1 >$CPU3 || fail=1
+	expect "benchmark with cpu3 back" "$(write_errno $TB/benchmark 1)" OK ||
+		fail=1
+	set_defaults
+	return $fail
+}
+
+# is_number VALUE [DECIMALS]: an integer, or with exactly three decimals
+is_number()
+{
+	case $1 in
+	'' | *[!0-9.]* | .* | *. | *.*.*)
+		diag "not a number: '$1'"; return 1 ;;
+	*.*)
+		[ ${#1} -gt 4 ] && [ "${1%.???}" != "$1" ] ||
+			{ diag "not three decimals: '$1'"; return 1; } ;;
+	esac
+}
+
+# The summary says what ran and how, and agrees with every other file.
+test_summary()
+{
+	local fail=0 p k v prev ncpu model
+	expect "benchmark" "$(write_errno $TB/benchmark 1)" OK || return 1
+	ncpu=$(expand_cpulist "$(online_cpus)" | wc -l)
+	for k in version run kernel preemption preemptirq_tracepoints cpus \
+		 nr_samples nr_highest do_work unit counter_hz overhead \
+		 duration_ns; do
+		[ -n "$(summary_key $k)" ] || { diag "no $k"; fail=1; }
+	done
+	expect kernel "$(summary_key kernel)" "$(uname -r)" || fail=1
+	expect cpus "$(summary_key cpus)" "$(online_cpus)" || fail=1
+	expect nr_samples "$(summary_key nr_samples)" 10000 || fail=1
+	expect nr_highest "$(summary_key nr_highest)" 100 || fail=1
+	expect do_work "$(summary_key do_work)" 0 || fail=1
+	expect unit "$(summary_key unit)" cycles || fail=1
+	v=no
+	[ -d $PREEMPTIRQ ] && v=yes
+	expect preemptirq_tracepoints "$(summary_key preemptirq_tracepoints)" \
+		$v || fail=1
+	model=$(summary_key preemption)
+	case $model in
+	none | voluntary | full | rt) ;;
+	*) diag "preemption '$model'"; fail=1 ;;
+	esac
+	if [ -r /sys/kernel/debug/sched/preempt ]; then
+		grep -q "($model)" /sys/kernel/debug/sched/preempt ||
+			{ diag "sched/preempt: $(cat /sys/kernel/debug/sched/preempt)"; fail=1; }
+	fi
+	[ "$(summary_key counter_hz)" -gt 0 ] || { diag "counter_hz"; fail=1; }
+	[ "$(summary_key duration_ns)" -gt 0 ] || { diag "duration_ns"; fail=1; }
+	for p in $PRIMS; do
+		for k in median average max max_avg $LEVELS samples; do
+			is_number "$(summary_key $p.$k)" || fail=1
+		done
+		expect "$p.median" "$(summary_key $p.median)" \
+			"$(cat $TB/$p/median)" || fail=1
+		expect "$p.average" "$(summary_key $p.average | cut -d. -f1)" \
+			"$(cat $TB/$p/average)" || fail=1
+		expect "$p.max" "$(summary_key $p.max)" "$(cat $TB/$p/max)" ||
+			fail=1
+		expect "$p.max_avg" "$(summary_key $p.max_avg | cut -d. -f1)" \
+			"$(cat $TB/$p/max_avg)" || fail=1
+		expect "$p.samples" "$(summary_key $p.samples)" \
+			$((ncpu * 10000)) || fail=1
+		prev=0
+		for k in $LEVELS max; do
+			v=$(summary_key $p.$k)
+			expect_le "$p: previous level <= $k" $prev "$v" || fail=1
+			prev=$v
+		done
+	done
+	return $fail
+}
+
+# A benchmark counts in run; a percentile run does not.
+test_run_counter()
+{
+	local fail=0 before
+	before=$(runs)
+	echo 1 >$TB/benchmark && echo 1 >$TB/benchmark || fail=1
+	expect "two benchmarks" "$(runs)" $((before + 2)) || fail=1
+	echo 90 >$TB/percentile || fail=1
+	expect "a percentile run" "$(runs)" $((before + 2)) || fail=1
+	return $fail
+}
+
+# The histogram holds every sample of the run, in ascending buckets, and
+# its nearest ranks are the summary's levels.
+test_histogram()
+{
+	local fail=0 p
+	echo 1 >$TB/benchmark || return 1
+	for p in $PRIMS; do
+		awk -v n="$(summary_key $p.samples)" -v max="$(summary_key $p.max)" \
+		    -v p50="$(summary_key $p.p50)" -v p99="$(summary_key $p.p99)" '
+			NF != 2 || $1 !~ /^[0-9]+$/ || $2 !~ /^[1-9][0-9]*$/ {
+				print "# bad line: " $0; bad = 1
+			}
+			NR > 1 && $1 + 0 <= last { print "# not ascending at " $1; bad = 1 }
+			{ last = $1; low[NR] = $1; c[NR] = $2; total += $2 }
+			END {
+				if (total != n) { print "# counts " total ", samples " n; bad = 1 }
+				if (last > max) { print "# last bucket " last " > max " max; bad = 1 }
+				r50 = int((n * 50 + 99) / 100); r99 = int((n * 99 + 99) / 100)
+				g50 = g99 = ""
+				for (i = 1; i <= NR; i++) {
+					s += c[i]
+					if (g50 == "" && s >= r50) g50 = low[i]
+					if (g99 == "" && s >= r99) { g99 = low[i]; break }
+				}
+				if (g50 != p50 || g99 != p99) {
+					print "# p50 " g50 " p99 " g99 " from the histogram, summary " p50 " " p99
+					bad = 1
+				}
+				exit bad
+			}' $TB/$p/histogram || { diag "$p/histogram"; fail=1; }
+	done
+	return $fail
+}
+
+# One row per CPU of the run; their medians and maxima give the summary's.
+test_per_cpu()
+{
+	local fail=0 p
+	echo 1 >$TB/benchmark || return 1
+	for p in $PRIMS; do
+		expect "$p/per_cpu header" "$(head -n 1 $TB/$p/per_cpu)" \
+			"cpu median average max p99 samples" || fail=1
+		sed 1d $TB/$p/per_cpu | sort -n -k2 | awk -v n=10000 \
+		    -v med="$(summary_key $p.median)" -v max="$(summary_key $p.max)" '
+			$6 != n { print "# cpu " $1 ": " $6 " samples"; bad = 1 }
+			$2 > $4 || $5 > $4 { print "# cpu " $1 ": " $0; bad = 1 }
+			{ m[NR] = $2; if ($4 > top) top = $4 }
+			END {
+				mid = NR % 2 ? m[(NR + 1) / 2] : int((m[NR / 2] + m[NR / 2 + 1]) / 2)
+				if (mid != med) { print "# median of medians " mid ", summary " med; bad = 1 }
+				if (top != max) { print "# max of maxima " top ", summary " max; bad = 1 }
+				exit bad
+			}' || { diag "$p/per_cpu"; fail=1; }
+		expect "$p/per_cpu rows" "$(sed 1d $TB/$p/per_cpu | cut -d' ' -f1 | tr '\n' ,)" \
+			"$(expand_cpulist "$(online_cpus)" | tr '\n' ,)" || fail=1
+	done
+	return $fail
+}
+
+# Module parameters run one benchmark at load and log its summary; bad
+# ones refuse the load.
+test_headless_load()
+{
+	local fail=0 log v
+	unload || return 1
+	insmod $MODULE run=1 nr_samples=1000 cpus=0-1 ||
+		{ diag "insmod run=1 failed"; return 1; }
+	log=$(dmesg | sed -n 's/.*tracerbench: //p')
+	for v in "run 1" "cpus 0-1" "nr_samples 1000" "irq.samples 2000" \
+		 "irq_save.p99.99 "; do
+		echo "$log" | grep -q "^$v" || { diag "no '$v' logged"; fail=1; }
+	done
+	expect "parameter" "$(cat /sys/module/tracerbench/parameters/nr_samples)" \
+		1000 || fail=1
+	expect "summary run" "$(runs)" 1 || fail=1
+	expect "cpus" "$(cat $TB/cpus)" 0-1 || fail=1
+	unload || fail=1
+	for v in nr_samples=0 nr_highest=1025 do_work=2 cpus=abc cpus=4096 \
+		 run=maybe; do
+		insmod $MODULE $v 2>/dev/null &&
+			{ diag "insmod $v loaded"; unload; fail=1; }
+		[ -d $TB ] && { diag "insmod $v left a tree"; fail=1; }
+	done
+	load || fail=1
+	test_defaults || fail=1
+	return $fail
 }
 
 test_rmmod_after_run()
@@ -579,8 +902,11 @@ test_big_run()
 {
 	local fail=0
 	echo 10000000 >$TB/nr_samples
-	t=$(time_run)
-	diag "10^7 samples per CPU in ${t}cs"
+	echo 1 >$TB/benchmark || fail=1
+	diag "10^7 samples per CPU in $(summary_key duration_ns) ns"
+	expect "samples" "$(summary_key irq.samples)" \
+		$(($(expand_cpulist "$(online_cpus)" | wc -l) * 10000000)) ||
+		fail=1
 	check_results_sane || fail=1
 	set_defaults
 	return $fail
@@ -628,14 +954,23 @@ group_functional()
 	run_test "nr_highest above nr_samples is clamped" test_highest_clamped
 	run_test "nr_samples 1" test_one_sample
 	run_test "do_work run" test_do_work_run
-	run_test "ENOMEM leaves everything as it was" test_enomem
-	size_slow_runs
+	run_test "summary: every key, consistent with the files" test_summary
+	run_test "summary: run counts benchmarks only" test_run_counter
+	run_test "histogram: every sample, levels from its ranks" test_histogram
+	run_test "per_cpu: a row per CPU, medians and maxima agree" test_per_cpu
+	run_test "cpus: a run measures exactly the CPUs listed" test_cpus_subset
+	run_test "cpus: all listed CPUs offline is ENODEV, nothing changes" \
+		test_cpus_offline
 	run_test "concurrent writers are serialised" test_concurrent_writers
 	run_test "reads and config writes during a run" test_read_during_run
 	run_test "a killed writer aborts its run" test_killed_writer
+	run_test "a killed writer ends a run a thread never started" \
+		test_killed_before_barrier
 	run_test "an empty write to benchmark runs nothing" test_empty_write
 	run_test "CPU offline waits for the run" test_offline_during_run
 	run_test "CPU online waits for the run" test_online_during_run
+	run_test "headless: parameters run at load, bad ones refuse it" \
+		test_headless_load
 	if [ -d $PREEMPTIRQ ]; then
 		run_test "compare.sh --host measures off and on" \
 			test_compare_host_runs
@@ -725,12 +1060,56 @@ test_preempt_model()
 	return 1
 }
 
+# 10^8 samples per CPU: the memory of a run does not grow with them, so
+# this fits a guest of 256 MiB, and every phase gives way to other tasks.
+test_huge_run()
+{
+	local fail=0 ncpu
+	ncpu=$(expand_cpulist "$(online_cpus)" | wc -l)
+	diag "$ncpu CPUs, $(sed -n 's/^MemTotal: *//p' /proc/meminfo) of memory"
+	echo 100000000 >$TB/nr_samples
+	expect "benchmark" "$(write_errno $TB/benchmark 1)" OK || fail=1
+	diag "10^8 samples per CPU in $(summary_key duration_ns) ns"
+	for p in $PRIMS; do
+		expect "$p.samples" "$(summary_key $p.samples)" \
+			$((ncpu * 100000000)) || fail=1
+	done
+	check_results_sane || fail=1
+	set_defaults
+	return $fail
+}
+
 group_long()
 {
 	run_test "load" load
 	run_test "preemption model as booted" test_preempt_model
-	run_test "10^7 samples per CPU" test_big_run
+	run_test "10^8 samples per CPU" test_huge_run
 	run_test "unload" unload
+}
+
+# --- headless: booted with debugfs=off ----------------------------------------
+
+# Without debugfs, run=1 still measures, and the kernel log is the output.
+test_headless_locked()
+{
+	local fail=0 log v ncpu
+	grep -q ' debugfs ' /proc/mounts && { diag "debugfs is mounted"; return 1; }
+	insmod $MODULE run=1 nr_samples=1000 || { diag "insmod failed"; return 1; }
+	ncpu=$(expand_cpulist "$(online_cpus)" | wc -l)
+	log=$(dmesg | sed -n 's/.*tracerbench: //p')
+	for v in "no debugfs files" "run 1" "nr_samples 1000" \
+		 "irq.samples $((ncpu * 1000))" "preempt.p99.9 " "irq_save.max_avg "; do
+		echo "$log" | grep -q "^$v" || { diag "no '$v' logged"; fail=1; }
+	done
+	[ -d /sys/module/tracerbench ] || { diag "not loaded"; fail=1; }
+	rmmod tracerbench || fail=1
+	return $fail
+}
+
+group_headless()
+{
+	run_test "headless: run=1 without debugfs logs the summary" \
+		test_headless_locked
 }
 
 # --- tracepoints: on a kernel with them, under icount --------------------------
@@ -986,6 +1365,45 @@ group_compare()
 	run_test "unload" unload
 }
 
+# --- scale: for tools/scale.sh ------------------------------------------------
+
+mem_available()
+{
+	sed -n 's/^MemAvailable: *\([0-9]*\).*/\1/p' /proc/meminfo
+}
+
+# measure_scale N: one run of N samples per CPU; prints "# scale N ns KiB"
+measure_scale()
+{
+	local before
+	echo "$1" >$TB/nr_samples || return 1
+	before=$(mem_available)
+	rm -f /tmp/stop
+	echo "$before" >/tmp/min
+	( min=$before
+	  while [ ! -e /tmp/stop ]; do
+		v=$(mem_available)
+		[ "$v" -lt "$min" ] && min=$v && echo "$min" >/tmp/min
+		sleep 0.2
+	  done ) &
+	echo 1 >$TB/benchmark
+	local rc=$?
+	touch /tmp/stop
+	wait
+	echo "# scale $1 $(summary_key duration_ns) $((before - $(cat /tmp/min)))"
+	return $rc
+}
+
+group_scale()
+{
+	diag "kernel $(uname -r)"
+	run_test "load" load
+	for n in $(cmdline_param sizes 100000 | tr , ' '); do
+		run_test "$n samples per CPU" measure_scale "$n"
+	done
+	run_test "unload" unload
+}
+
 # --- show: for make run -------------------------------------------------------
 
 group_show()
@@ -1021,10 +1439,12 @@ for group in "$@"; do
 	functional)	group_functional ;;
 	exact)		group_exact ;;
 	long)		group_long ;;
+	headless)	group_headless ;;
 	tracepoints)	group_tracepoints ;;
 	faults)		group_faults ;;
 	leaks)		group_leaks ;;
 	compare)	group_compare ;;
+	scale)		group_scale ;;
 	show)		group_show; exit ;;
 	*)		diag "unknown group $group"; ktap_result 1 "group $group" ;;
 	esac
