@@ -7,6 +7,9 @@
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 
+include $(CURDIR)/version.mk
+TB_VERSION := $(call tb_version,$(CURDIR))
+
 all: modules
 
 modules:
@@ -14,6 +17,9 @@ modules:
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+
+version:
+	@echo $(TB_VERSION)
 
 unit:
 	$(MAKE) -C tools/unit
@@ -24,4 +30,4 @@ check:
 run:
 	tools/run.sh
 
-.PHONY: all modules clean unit check run
+.PHONY: all modules clean version unit check run

@@ -36,6 +36,11 @@
 #include "heap.c"
 #include "stats.c"
 
+/* Kbuild passes the version; a build outside it still gets one. */
+#ifndef TB_VERSION
+#define TB_VERSION "unknown"
+#endif
+
 #define TB_DEFAULT_SAMPLES	10000
 #define TB_DEFAULT_HIGHEST	100
 /* kvmalloc() refuses single buffers larger than INT_MAX bytes */
@@ -718,3 +723,4 @@ module_exit(tracerbench_exit);
 MODULE_DESCRIPTION("Cycle cost of irq, preempt and irq_save disable/enable pairs");
 MODULE_AUTHOR("The tracerbench authors");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(TB_VERSION);
