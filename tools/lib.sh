@@ -100,8 +100,7 @@ tb_build_module()
 	local dir=$TB_OUT/build-$1
 
 	rm -rf "$dir" && mkdir -p "$dir" || return 1
-	cp "$TB_TOP"/Kbuild "$TB_TOP"/tracerbench.c "$TB_TOP"/heap.c \
-		"$TB_TOP"/heap.h "$TB_TOP"/stats.c "$dir"/ || return 1
+	make -s -C "$TB_TOP" stage DEST="$dir" || return 1
 	make -C "$(tb_kdir "$1")" M="$dir" W=1 modules >"$dir/build.log" 2>&1 ||
 		return 1
 	! grep -qi 'warning' "$dir/build.log"
@@ -110,6 +109,12 @@ tb_build_module()
 tb_module()
 {
 	echo "$TB_OUT/build-$1/tracerbench.ko"
+}
+
+# The version string the module carries; see version.mk.
+tb_version()
+{
+	make -s --no-print-directory -C "$TB_TOP" version
 }
 
 # Pack busybox, the guest scripts and the module for kernel $1 into $2,
