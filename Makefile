@@ -5,6 +5,7 @@
 #   make dkms-install [KVER=release]          install through DKMS
 #   make dkms-remove                          uninstall that version
 #   make check                                unit tests and in-guest suites
+#   make style                                checkpatch, sparse, W=1
 #   make run                                  benchmark in a QEMU guest
 
 KVER ?= $(shell uname -r)
@@ -88,8 +89,11 @@ unit:
 check:
 	tools/check.sh
 
+style:
+	tools/style.sh
+
 run:
 	tools/run.sh
 
 .PHONY: all modules clean kdir dkms-tool version sources stage \
-	dkms-install dkms-remove unit check run
+	dkms-install dkms-remove unit check style run

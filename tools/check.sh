@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# make check: install what is missing, run the host unit tests and
-# checkpatch, build the module for every target kernel at W=1, then boot
-# each kernel under QEMU (TCG, 4 CPUs) and run the in-guest KTAP suites:
+# make check: install what is missing, run the host unit tests and make
+# style (checkpatch, sparse), build the module for every target kernel at
+# W=1, then boot each kernel under QEMU (TCG, 4 CPUs) and run the in-guest
+# KTAP suites:
 #
 #   functional	plain TCG, the behaviour of the interface
 #   exact	-icount shift=0,sleep=off, where the guest clock is exact
@@ -92,19 +93,9 @@ mkdir -p "$TB_OUT"
 make -s -C "$TB_TOP/tools/unit" check >"$TB_OUT/unit.log" 2>&1
 collect_summary unit "$TB_OUT/unit.log"
 
-if tb_kernel_source >"$TB_OUT/source.log" 2>&1; then
-	"$TB_SRC/scripts/checkpatch.pl" --strict --no-tree --quiet -f \
-		"$TB_TOP"/tracerbench.c "$TB_TOP"/heap.c "$TB_TOP"/heap.h \
-		"$TB_TOP"/stats.c "$TB_TOP"/tools/unit/*.[ch] \
-		"$TB_TOP"/tools/guest/tbio.c \
-		>"$TB_OUT/checkpatch.log" 2>&1
-	rc=$?
-	sed 's/^/[checkpatch] /' "$TB_OUT/checkpatch.log"
-	result $rc "checkpatch --strict"
-else
-	cat "$TB_OUT/source.log"
-	result 1 "checkpatch --strict (no kernel source)"
-fi
+# make style: checkpatch, and sparse at W=1 for each kernel, a result each
+"$TB_TOP/tools/style.sh" >"$TB_OUT/style.log" 2>&1
+collect_summary style "$TB_OUT/style.log"
 
 # prepare KERNEL: the module built for it and an initramfs holding it
 prepare()

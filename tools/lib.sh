@@ -42,6 +42,7 @@ tb_packages()
 	echo make gcc libc6-dev perl cpio gzip busybox-static bash-static
 	echo qemu-system-x86
 	echo linux-source-6.12 xz-utils bc bison flex libelf-dev libssl-dev
+	echo sparse
 	for k in $TB_KERNELS; do
 		img=$(tb_image_pkg "$k")
 		echo "$img" "${img/image/headers}"
