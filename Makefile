@@ -15,10 +15,9 @@ include $(CURDIR)/version.mk
 TB_VERSION := $(call tb_version,$(CURDIR))
 
 # What building the module takes, all of which DKMS installs; tools/lib.sh
-# builds its test modules from a copy of the same list ("make stage").
-# hist.c and hist.h come with the histogram: $(wildcard) leaves out a file
-# the tree does not have yet, and tools/check.sh checks that every file
-# tracerbench.c #includes is listed.
+# builds its test modules from a copy of the same list ("make stage"), so
+# those builds fail if a file is missing here. hist.c and hist.h come with
+# the histogram: $(wildcard) leaves out a file the tree does not have yet.
 TB_SOURCES := Kbuild Makefile version.mk VERSION dkms.conf \
 	      tracerbench.c heap.c heap.h stats.c hist.c hist.h
 

@@ -108,6 +108,8 @@ prepare()
 		return 1
 	fi
 	result 0 "$k: module builds at W=1 without warnings"
+	[ "$(modinfo -F version "$(tb_module "$k")")" = "$(tb_version)" ]
+	result $? "$k: modinfo reports version $(tb_version)"
 	tb_make_initramfs "$k" "$TB_OUT/initrd-$k.cpio.gz"
 	result $? "$k: initramfs"
 }
@@ -118,6 +120,66 @@ for k in $TB_KERNELS; do
 	boot_suite "$k" exact 1 600
 	[ "$k" = 6.12 ] && boot_suite "$k" long 0 600 preempt=none
 done
+
+# DKMS as a user's machine runs it: add and build a staged copy of the tree
+# for the installed Debian 6.12 headers, then boot 6.12 with the module
+# DKMS built. DKMS gets trees and a throwaway signing key of its own in a
+# temporary directory, so that runs never collide and nothing outside it is
+# touched.
+check_dkms()
+{
+	local k=6.12 v rel tmp opts ko out=$TB_OUT/6.12-dkms rc
+
+	v=$(tb_version)
+	rel=$(tb_release $k)
+	[ "$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$TB_TOP/dkms.conf")" = \
+	  "$(cat "$TB_TOP/VERSION")" ]
+	result $? "dkms.conf: PACKAGE_VERSION is VERSION, $(cat "$TB_TOP/VERSION")"
+
+	tmp=$(mktemp -d) || return 1
+	mkdir -p "$tmp"/src "$tmp"/dkms "$tmp"/modules
+	opts=(--sourcetree "$tmp/src" --dkmstree "$tmp/dkms"
+	      --installtree "$tmp/modules")
+	export mok_signing_key=$tmp/mok.key mok_certificate=$tmp/mok.pub
+	{
+		make -s -C "$TB_TOP" stage DEST="$tmp/src/tracerbench-$v" &&
+			dkms add tracerbench/"$v" "${opts[@]}" &&
+			dkms build tracerbench/"$v" -k "$rel" "${opts[@]}"
+	} >"$TB_OUT/dkms.log" 2>&1
+	rc=$?
+	unset mok_signing_key mok_certificate
+	ko=$(find "$tmp/dkms/tracerbench/$v/$rel" -name 'tracerbench.ko*' \
+		2>/dev/null | head -n 1)
+	if [ $rc != 0 ] || [ -z "$ko" ]; then
+		rc=1
+		cat "$TB_OUT/dkms.log" \
+			"$tmp/dkms/tracerbench/$v/build/make.log" 2>/dev/null |
+			sed 's/^/[dkms] /'
+	fi
+	result $rc "dkms: add and build $v for $rel from a staged copy"
+	if [ $rc = 0 ]; then
+		[ "$(modinfo -F version "$ko")" = "$v" ]
+		result $? "dkms: modinfo reports version $v"
+		mkdir -p "$TB_OUT/dkms"
+		case $ko in
+		*.xz)	xz -dc "$ko" >"$TB_OUT/dkms/tracerbench.ko" ;;
+		*)	cp "$ko" "$TB_OUT/dkms/tracerbench.ko" ;;
+		esac &&
+			tb_make_initramfs $k "$TB_OUT/initrd-dkms.cpio.gz" \
+				"$TB_OUT/dkms/tracerbench.ko"
+		result $? "dkms: initramfs with the module DKMS built"
+		tb_boot $k "$TB_OUT/initrd-dkms.cpio.gz" version 300 "$out" \
+			tb.version="$v"
+		collect_ktap "$k dkms" "$out"
+	fi
+	dkms remove tracerbench/"$v" --all "${opts[@]}" >/dev/null 2>&1
+	[ -z "$(dkms status "${opts[@]}")" ]
+	result $? "dkms: remove --all leaves nothing"
+	rm -rf "$tmp"
+}
+case " $TB_KERNELS " in
+*" 6.12 "*)	check_dkms ;;
+esac
 
 for k in ${TB_BUILT_KERNELS}; do
 	if ! tb_build_kernel "$k"; then

@@ -42,7 +42,7 @@ tb_packages()
 	echo make gcc libc6-dev perl cpio gzip busybox-static bash-static
 	echo qemu-system-x86
 	echo linux-source-6.12 xz-utils bc bison flex libelf-dev libssl-dev
-	echo sparse
+	echo dkms sparse
 	for k in $TB_KERNELS; do
 		img=$(tb_image_pkg "$k")
 		echo "$img" "${img/image/headers}"
@@ -120,7 +120,8 @@ tb_version()
 
 # Pack busybox, the guest scripts and the module for kernel $1 into $2,
 # with bash and tools/compare.sh under /tb, so that the guest can run it as
-# a real machine would.
+# a real machine would. A third argument packs that tracerbench.ko instead,
+# e.g. one DKMS built.
 tb_make_initramfs()
 {
 	local root
@@ -137,7 +138,7 @@ tb_make_initramfs()
 		cp "$TB_TOP"/tools/guest/measure.sh "$root"/tb/tools/guest/ &&
 		cp "$TB_TOP"/tools/guest/init "$root"/init &&
 		cp "$TB_TOP"/tools/guest/*.sh "$root"/tests/ &&
-		cp "$(tb_module "$1")" "$root"/tracerbench.ko &&
+		cp "${3:-$(tb_module "$1")}" "$root"/tracerbench.ko &&
 		chmod +x "$root"/init "$root"/tests/*.sh &&
 		(cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 >"$2"
 	local rc=$?

@@ -14,6 +14,7 @@
 # leaks		kmemleak finds nothing once the module is gone
 # compare	no checks: measure.sh's samples, for tools/compare.sh
 # show		no tests: run one benchmark and print every result file
+# version	the module reports the version tb.version= names
 #
 # Groups take parameters from the kernel command line: tb.rounds=,
 # tb.nr_samples=, tb.do_work=. The run ends by checking dmesg. The plan line
@@ -986,6 +987,23 @@ group_compare()
 	run_test "unload" unload
 }
 
+# --- version: the module carries the version it was built as ------------------
+
+test_version()
+{
+	expect "/sys/module/tracerbench/version" \
+		"$(cat /sys/module/tracerbench/version)" \
+		"$(cmdline_param version "no tb.version=")"
+}
+
+group_version()
+{
+	run_test "load" load
+	run_test "version in sysfs is tb.version=" test_version
+	run_test "benchmark: results consistent" test_run_sane
+	run_test "unload" unload
+}
+
 # --- show: for make run -------------------------------------------------------
 
 group_show()
@@ -1025,6 +1043,7 @@ for group in "$@"; do
 	faults)		group_faults ;;
 	leaks)		group_leaks ;;
 	compare)	group_compare ;;
+	version)	group_version ;;
 	show)		group_show; exit ;;
 	*)		diag "unknown group $group"; ktap_result 1 "group $group" ;;
 	esac
