@@ -93,6 +93,22 @@ mkdir -p "$TB_OUT"
 make -s -C "$TB_TOP/tools/unit" check >"$TB_OUT/unit.log" 2>&1
 collect_summary unit "$TB_OUT/unit.log"
 
+# Without the kernel's build tree, make names the package to install.
+check_no_kdir()
+{
+	local out
+
+	out=$(make -C "$TB_TOP" KDIR=/nonexistent KVER=0.0-tb modules 2>&1) &&
+		return 1
+	echo "$out" | grep -q 'apt install linux-headers-0.0-tb' &&
+		echo "$out" | grep -q 'dnf install kernel-devel-0.0-tb' &&
+		return 0
+	echo "$out" | sed 's/^/[no kdir] /'
+	return 1
+}
+check_no_kdir
+result $? "make without a kernel build tree names the headers package"
+
 # make style: checkpatch, and sparse at W=1 for each kernel, a result each
 "$TB_TOP/tools/style.sh" >"$TB_OUT/style.log" 2>&1
 collect_summary style "$TB_OUT/style.log"
