@@ -118,6 +118,32 @@ tb_version()
 	make -s --no-print-directory -C "$TB_TOP" version
 }
 
+# Build the KUnit module, tools/kunit/, for kernel $1 (one with
+# CONFIG_KUNIT) at W=1 with sparse, beside a staged copy of the sources it
+# #includes; the log is tb_kunit_log $1. Fails on any warning.
+tb_build_kunit()
+{
+	local dir=$TB_OUT/kunit-$1
+
+	rm -rf "$dir" && mkdir -p "$dir/tools/kunit" || return 1
+	make -s -C "$TB_TOP" stage DEST="$dir" &&
+		cp "$TB_TOP"/tools/kunit/Kbuild "$TB_TOP"/tools/kunit/*.[ch] \
+			"$dir/tools/kunit/" || return 1
+	make -C "$(tb_kdir "$1")" M="$dir/tools/kunit" W=1 C=2 modules \
+		>"$dir/build.log" 2>&1 || return 1
+	! grep -Eqi 'warning|error' "$dir/build.log"
+}
+
+tb_kunit_module()
+{
+	echo "$TB_OUT/kunit-$1/tools/kunit/tracerbench_kunit.ko"
+}
+
+tb_kunit_log()
+{
+	echo "$TB_OUT/kunit-$1/build.log"
+}
+
 # Pack busybox, the guest scripts and the module for kernel $1 into $2,
 # with bash and tools/compare.sh under /tb, so that the guest can run it as
 # a real machine would. A third argument packs that tracerbench.ko instead,

@@ -4,9 +4,12 @@
 # make style: the kernel's own checks, all of which must come out clean.
 #
 #   checkpatch	checkpatch.pl --strict on every C source in the tree: the
-#		module, the pure helpers, the host unit tests and tbio.c
+#		module, the pure helpers, the host unit tests, tbio.c and
+#		the KUnit suites
 #   sparse	the module built with sparse (C=2) at W=1 against the
 #		headers of each target kernel (TB_KERNELS), a result each
+#   kunit	the KUnit module likewise against the debug kernel, when
+#		that is built (make check builds it; TB_STYLE_KUNIT=0 skips)
 #
 # Prints a result per check and, last, "N passed, N failed"; exits non-zero
 # on any failure. The logs are in $TB_OUT/style-*/.
@@ -73,6 +76,16 @@ check_sparse()
 	result $rc "$k: sparse (C=2) and W=1 clean"
 }
 
+check_kunit()
+{
+	local rc
+
+	tb_build_kunit debug
+	rc=$?
+	[ $rc = 0 ] || sed 's/^/[kunit sparse] /' "$(tb_kunit_log debug)"
+	result $rc "debug: KUnit module sparse (C=2) and W=1 clean"
+}
+
 mkdir -p "$TB_OUT"
 if tb_kernel_source >"$TB_OUT/style-source.log" 2>&1; then
 	check_checkpatch
@@ -83,6 +96,13 @@ fi
 for k in $TB_KERNELS; do
 	check_sparse "$k"
 done
+if [ "${TB_STYLE_KUNIT:-1}" != 0 ]; then
+	if [ -f "$(tb_kernel_dir debug)/.tb-built" ]; then
+		check_kunit
+	else
+		echo "# the debug kernel is not built: KUnit module not checked"
+	fi
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
