@@ -9,12 +9,14 @@
 #   functional	plain TCG, the behaviour of the interface
 #   exact	-icount shift=0,sleep=off, where the guest clock is exact
 #   long	10^7 samples per CPU on 6.12 with preempt=none
+#   dkms	6.12 with the module "dkms add" and "dkms build" made
 #
 # Then the kernels built from linux-source-6.12 (cached across runs):
 #
 #   trace	the preemptirq events raise the medians, reversibly (icount)
 #   debug	the functional suite under KASAN, lockdep, kmemleak and
 #		might-sleep checks, then fault injection and a leak scan
+#   kunit	tracerbench_kunit.ko on debug: each KUnit case a result
 #   compare	tools/compare.sh --icount on notrace and trace
 #
 # Prints every result and, last, "N passed, N failed"; exits non-zero on any
@@ -110,7 +112,8 @@ check_no_kdir
 result $? "make without a kernel build tree names the headers package"
 
 # make style: checkpatch, and sparse at W=1 for each kernel, a result each
-"$TB_TOP/tools/style.sh" >"$TB_OUT/style.log" 2>&1
+# (the KUnit module is built with the same checks in the KUnit step)
+TB_STYLE_KUNIT=0 "$TB_TOP/tools/style.sh" >"$TB_OUT/style.log" 2>&1
 collect_summary style "$TB_OUT/style.log"
 
 # prepare KERNEL: the module built for it and an initramfs holding it
@@ -197,6 +200,81 @@ case " $TB_KERNELS " in
 *" 6.12 "*)	check_dkms ;;
 esac
 
+# The KUnit suites tools/kunit/ defines.
+kunit_suites()
+{
+	sed -n 's/^\t\.name = "\(tracerbench_[a-z_]*\)",$/\1/p' \
+		"$TB_TOP"/tools/kunit/*.c
+}
+
+# Count the KTAP of KUnit that the guest passed on as "# kunit: " lines: a
+# result per case, or per parameter of a parameterised case. A suite of
+# tools/kunit/ that did not finish, or finished with fewer cases than it
+# planned, is one more failure: it crashed, or the guest died in it.
+collect_kunit()
+{
+	local label=$1 ktap=$2.kunit st name suite
+
+	sed -n 's/^# kunit: //p' "$2".ktap >"$ktap"
+	while IFS='|' read -r st name; do
+		result "$st" "$label: $name"
+	done < <(awk '
+	function emit(st, name) { print st "|" name }
+	/^    # Subtest: / { suite = substr($0, 16); plan = -1; cases = 0
+		failed = 0; next }
+	/^    1\.\.[0-9]+$/ { plan = substr($0, 8) + 0; next }
+	/^        # Subtest: / { tcase = substr($0, 20); params = 0; next }
+	/^        (not )?ok [0-9]+ / {
+		st = /^        ok / ? 0 : 1
+		sub(/^        (not )?ok [0-9]+ /, "")
+		emit(st, suite ": " tcase ": " $0)
+		params++; failed += st; next }
+	/^    (not )?ok [0-9]+ / {
+		st = /^    ok / ? 0 : 1
+		sub(/^    (not )?ok [0-9]+ /, "")
+		cases++
+		if (!params)
+			emit(st, suite ": " $0)
+		else if (st && !failed)
+			emit(1, suite ": " $0 ": failed")
+		failed += st; params = 0; next }
+	/^(not )?ok [0-9]+ / {
+		st = /^ok / ? 0 : 1
+		sub(/^(not )?ok [0-9]+ /, "")
+		if ($0 != suite)
+			next
+		if (cases != plan)
+			emit(1, suite ": " cases " of " plan " cases reported")
+		else if (st && !failed)
+			emit(1, suite ": failed")
+		suite = ""; next }
+	' "$ktap")
+	for suite in $(kunit_suites); do
+		grep -Eq "^(not )?ok [0-9]+ $suite\$" "$ktap" && continue
+		result 1 "$label: suite $suite finished"
+	done
+}
+
+# The KUnit suites of the pure helpers on kernel $1, which has CONFIG_KUNIT:
+# the module built at W=1 with sparse, then loaded in a boot of its own.
+check_kunit()
+{
+	local k=$1 out=$TB_OUT/$1-kunit
+
+	if ! tb_build_kunit "$k"; then
+		sed "s/^/[$k kunit build] /" "$(tb_kunit_log "$k")"
+		result 1 "$k: KUnit module builds at W=1 with sparse, cleanly"
+		return
+	fi
+	result 0 "$k: KUnit module builds at W=1 with sparse, cleanly"
+	tb_make_initramfs "$k" "$TB_OUT/initrd-$k-kunit.cpio.gz" \
+		"$(tb_module "$k")" "$(tb_kunit_module "$k")"
+	result $? "$k: initramfs with the KUnit module"
+	tb_boot "$k" "$TB_OUT/initrd-$k-kunit.cpio.gz" kunit 900 "$out"
+	collect_ktap "$k kunit" "$out"
+	collect_kunit "$k kunit" "$out"
+}
+
 for k in ${TB_BUILT_KERNELS}; do
 	if ! tb_build_kernel "$k"; then
 		tail -n 40 "$(tb_kernel_dir "$k")/build.log" |
@@ -208,7 +286,8 @@ for k in ${TB_BUILT_KERNELS}; do
 	prepare "$k" || continue
 	case $k in
 	trace)	boot_suite "$k" tracepoints 1 600 ;;
-	debug)	boot_suite "$k" functional,faults,leaks 0 2400 ;;
+	debug)	boot_suite "$k" functional,faults,leaks 0 2400
+		check_kunit "$k" ;;
 	esac
 done
 

@@ -147,7 +147,7 @@ tb_kunit_log()
 # Pack busybox, the guest scripts and the module for kernel $1 into $2,
 # with bash and tools/compare.sh under /tb, so that the guest can run it as
 # a real machine would. A third argument packs that tracerbench.ko instead,
-# e.g. one DKMS built.
+# e.g. one DKMS built, and any more go into / as they are.
 tb_make_initramfs()
 {
 	local root
@@ -165,6 +165,7 @@ tb_make_initramfs()
 		cp "$TB_TOP"/tools/guest/init "$root"/init &&
 		cp "$TB_TOP"/tools/guest/*.sh "$root"/tests/ &&
 		cp "${3:-$(tb_module "$1")}" "$root"/tracerbench.ko &&
+		{ [ $# -le 3 ] || cp "${@:4}" "$root"/; } &&
 		chmod +x "$root"/init "$root"/tests/*.sh &&
 		(cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 >"$2"
 	local rc=$?
