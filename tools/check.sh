@@ -200,11 +200,16 @@ case " $TB_KERNELS " in
 *" 6.12 "*)	check_dkms ;;
 esac
 
-# The KUnit suites tools/kunit/ defines.
+# The KUnit suites tools/kunit/ builds: those of each NAME_kunit.c whose
+# NAME.c the tree has (see tools/kunit/Kbuild).
 kunit_suites()
 {
-	sed -n 's/^\t\.name = "\(tracerbench_[a-z_]*\)",$/\1/p' \
-		"$TB_TOP"/tools/kunit/*.c
+	local f
+
+	for f in "$TB_TOP"/tools/kunit/*_kunit.c; do
+		[ -f "$TB_TOP/$(basename "$f" _kunit.c).c" ] || continue
+		sed -n 's/^\t\.name = "\(tracerbench_[a-z_]*\)",$/\1/p' "$f"
+	done
 }
 
 # Count the KTAP of KUnit that the guest passed on as "# kunit: " lines: a

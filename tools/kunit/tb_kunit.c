@@ -67,6 +67,6 @@ void tb_kunit_expect_selected(struct kunit *test, const u64 *v,
 			      "the values are not those of the input");
 }
 
-MODULE_DESCRIPTION("KUnit suites of tracerbench's heap and statistics");
+MODULE_DESCRIPTION("KUnit suites of tracerbench's pure helpers");
 MODULE_AUTHOR("The tracerbench authors");
 MODULE_LICENSE("GPL");
