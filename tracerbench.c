@@ -50,6 +50,11 @@
 #define TB_VERSION "unknown"
 #endif
 
+/* Kbuild passes the version; a build outside it still gets one. */
+#ifndef TB_VERSION
+#define TB_VERSION "unknown"
+#endif
+
 #define TB_DEFAULT_SAMPLES	10000
 #define TB_DEFAULT_HIGHEST	100
 /*

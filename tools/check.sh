@@ -1,21 +1,24 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# make check: install what is missing, run the host unit tests and
-# checkpatch, build the module for every target kernel at W=1, then boot
-# each kernel under QEMU (TCG, 4 CPUs) and run the in-guest KTAP suites:
+# make check: install what is missing, run the host unit tests and make
+# style (checkpatch, sparse), build the module for every target kernel at
+# W=1, then boot each kernel under QEMU (TCG, 4 CPUs) and run the in-guest
+# KTAP suites:
 #
 #   functional	plain TCG, the behaviour of the interface
 #   exact	-icount shift=0,sleep=off, where the guest clock is exact
 #   long	10^8 samples per CPU, 2 CPUs, 256 MiB: 6.12 booted with
 #		preempt=none and voluntary, and 6.12-rt
 #   headless	6.12 booted with debugfs=off: insmod run=1 logs a summary
+#   dkms	6.12 with the module "dkms add" and "dkms build" made
 #
 # Then the kernels built from linux-source-6.12 (cached across runs):
 #
 #   trace	the preemptirq events raise the medians, reversibly (icount)
 #   debug	the functional suite under KASAN, lockdep, kmemleak and
 #		might-sleep checks, then fault injection and a leak scan
+#   kunit	tracerbench_kunit.ko on debug: each KUnit case a result
 #   compare	tools/compare.sh --icount on notrace and trace
 #
 # Prints every result and, last, "N passed, N failed"; exits non-zero on any
@@ -102,19 +105,26 @@ mkdir -p "$TB_OUT"
 make -s -C "$TB_TOP/tools/unit" check >"$TB_OUT/unit.log" 2>&1
 collect_summary unit "$TB_OUT/unit.log"
 
-if tb_kernel_source >"$TB_OUT/source.log" 2>&1; then
-	"$TB_SRC/scripts/checkpatch.pl" --strict --no-tree --quiet -f \
-		"$TB_TOP"/tracerbench.c "$TB_TOP"/heap.c "$TB_TOP"/heap.h \
-		"$TB_TOP"/stats.c "$TB_TOP"/tools/unit/*.[ch] \
-		"$TB_TOP"/tools/guest/tbio.c \
-		>"$TB_OUT/checkpatch.log" 2>&1
-	rc=$?
-	sed 's/^/[checkpatch] /' "$TB_OUT/checkpatch.log"
-	result $rc "checkpatch --strict"
-else
-	cat "$TB_OUT/source.log"
-	result 1 "checkpatch --strict (no kernel source)"
-fi
+# Without the kernel's build tree, make names the package to install.
+check_no_kdir()
+{
+	local out
+
+	out=$(make -C "$TB_TOP" KDIR=/nonexistent KVER=0.0-tb modules 2>&1) &&
+		return 1
+	echo "$out" | grep -q 'apt install linux-headers-0.0-tb' &&
+		echo "$out" | grep -q 'dnf install kernel-devel-0.0-tb' &&
+		return 0
+	echo "$out" | sed 's/^/[no kdir] /'
+	return 1
+}
+check_no_kdir
+result $? "make without a kernel build tree names the headers package"
+
+# make style: checkpatch, and sparse at W=1 for each kernel, a result each
+# (the KUnit module is built with the same checks in the KUnit step)
+TB_STYLE_KUNIT=0 "$TB_TOP/tools/style.sh" >"$TB_OUT/style.log" 2>&1
+collect_summary style "$TB_OUT/style.log"
 
 # prepare KERNEL: the module built for it and an initramfs holding it
 prepare()
@@ -127,6 +137,8 @@ prepare()
 		return 1
 	fi
 	result 0 "$k: module builds at W=1 without warnings"
+	[ "$(modinfo -F version "$(tb_module "$k")")" = "$(tb_version)" ]
+	result $? "$k: modinfo reports version $(tb_version)"
 	tb_make_initramfs "$k" "$TB_OUT/initrd-$k.cpio.gz"
 	result $? "$k: initramfs"
 }
@@ -147,6 +159,146 @@ for k in $TB_KERNELS; do
 	esac
 done
 
+# DKMS as a user's machine runs it: add and build a staged copy of the tree
+# for the installed Debian 6.12 headers, then boot 6.12 with the module
+# DKMS built. DKMS gets trees and a throwaway signing key of its own in a
+# temporary directory, so that runs never collide and nothing outside it is
+# touched.
+check_dkms()
+{
+	local k=6.12 v rel tmp opts ko out=$TB_OUT/6.12-dkms rc
+
+	v=$(tb_version)
+	rel=$(tb_release $k)
+	[ "$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$TB_TOP/dkms.conf")" = \
+	  "$(cat "$TB_TOP/VERSION")" ]
+	result $? "dkms.conf: PACKAGE_VERSION is VERSION, $(cat "$TB_TOP/VERSION")"
+
+	tmp=$(mktemp -d) || return 1
+	mkdir -p "$tmp"/src "$tmp"/dkms "$tmp"/modules
+	opts=(--sourcetree "$tmp/src" --dkmstree "$tmp/dkms"
+	      --installtree "$tmp/modules")
+	export mok_signing_key=$tmp/mok.key mok_certificate=$tmp/mok.pub
+	{
+		make -s -C "$TB_TOP" stage DEST="$tmp/src/tracerbench-$v" &&
+			dkms add tracerbench/"$v" "${opts[@]}" &&
+			dkms build tracerbench/"$v" -k "$rel" "${opts[@]}"
+	} >"$TB_OUT/dkms.log" 2>&1
+	rc=$?
+	unset mok_signing_key mok_certificate
+	ko=$(find "$tmp/dkms/tracerbench/$v/$rel" -name 'tracerbench.ko*' \
+		2>/dev/null | head -n 1)
+	if [ $rc != 0 ] || [ -z "$ko" ]; then
+		rc=1
+		cat "$TB_OUT/dkms.log" \
+			"$tmp/dkms/tracerbench/$v/build/make.log" 2>/dev/null |
+			sed 's/^/[dkms] /'
+	fi
+	result $rc "dkms: add and build $v for $rel from a staged copy"
+	if [ $rc = 0 ]; then
+		[ "$(modinfo -F version "$ko")" = "$v" ]
+		result $? "dkms: modinfo reports version $v"
+		mkdir -p "$TB_OUT/dkms"
+		case $ko in
+		*.xz)	xz -dc "$ko" >"$TB_OUT/dkms/tracerbench.ko" ;;
+		*)	cp "$ko" "$TB_OUT/dkms/tracerbench.ko" ;;
+		esac &&
+			tb_make_initramfs $k "$TB_OUT/initrd-dkms.cpio.gz" \
+				"$TB_OUT/dkms/tracerbench.ko"
+		result $? "dkms: initramfs with the module DKMS built"
+		tb_boot $k "$TB_OUT/initrd-dkms.cpio.gz" version 300 "$out" \
+			tb.version="$v"
+		collect_ktap "$k dkms" "$out"
+	fi
+	dkms remove tracerbench/"$v" --all "${opts[@]}" >/dev/null 2>&1
+	[ -z "$(dkms status "${opts[@]}")" ]
+	result $? "dkms: remove --all leaves nothing"
+	rm -rf "$tmp"
+}
+case " $TB_KERNELS " in
+*" 6.12 "*)	check_dkms ;;
+esac
+
+# The KUnit suites tools/kunit/ builds: those of each NAME_kunit.c whose
+# NAME.c the tree has (see tools/kunit/Kbuild).
+kunit_suites()
+{
+	local f
+
+	for f in "$TB_TOP"/tools/kunit/*_kunit.c; do
+		[ -f "$TB_TOP/$(basename "$f" _kunit.c).c" ] || continue
+		sed -n 's/^\t\.name = "\(tracerbench_[a-z_]*\)",$/\1/p' "$f"
+	done
+}
+
+# Count the KTAP of KUnit that the guest passed on as "# kunit: " lines: a
+# result per case, or per parameter of a parameterised case. A suite of
+# tools/kunit/ that did not finish, or finished with fewer cases than it
+# planned, is one more failure: it crashed, or the guest died in it.
+collect_kunit()
+{
+	local label=$1 ktap=$2.kunit st name suite
+
+	sed -n 's/^# kunit: //p' "$2".ktap >"$ktap"
+	while IFS='|' read -r st name; do
+		result "$st" "$label: $name"
+	done < <(awk '
+	function emit(st, name) { print st "|" name }
+	/^    # Subtest: / { suite = substr($0, 16); plan = -1; cases = 0
+		failed = 0; next }
+	/^    1\.\.[0-9]+$/ { plan = substr($0, 8) + 0; next }
+	/^        # Subtest: / { tcase = substr($0, 20); params = 0; next }
+	/^        (not )?ok [0-9]+ / {
+		st = /^        ok / ? 0 : 1
+		sub(/^        (not )?ok [0-9]+ /, "")
+		emit(st, suite ": " tcase ": " $0)
+		params++; failed += st; next }
+	/^    (not )?ok [0-9]+ / {
+		st = /^    ok / ? 0 : 1
+		sub(/^    (not )?ok [0-9]+ /, "")
+		cases++
+		if (!params)
+			emit(st, suite ": " $0)
+		else if (st && !failed)
+			emit(1, suite ": " $0 ": failed")
+		failed += st; params = 0; next }
+	/^(not )?ok [0-9]+ / {
+		st = /^ok / ? 0 : 1
+		sub(/^(not )?ok [0-9]+ /, "")
+		if ($0 != suite)
+			next
+		if (cases != plan)
+			emit(1, suite ": " cases " of " plan " cases reported")
+		else if (st && !failed)
+			emit(1, suite ": failed")
+		suite = ""; next }
+	' "$ktap")
+	for suite in $(kunit_suites); do
+		grep -Eq "^(not )?ok [0-9]+ $suite\$" "$ktap" && continue
+		result 1 "$label: suite $suite finished"
+	done
+}
+
+# The KUnit suites of the pure helpers on kernel $1, which has CONFIG_KUNIT:
+# the module built at W=1 with sparse, then loaded in a boot of its own.
+check_kunit()
+{
+	local k=$1 out=$TB_OUT/$1-kunit
+
+	if ! tb_build_kunit "$k"; then
+		sed "s/^/[$k kunit build] /" "$(tb_kunit_log "$k")"
+		result 1 "$k: KUnit module builds at W=1 with sparse, cleanly"
+		return
+	fi
+	result 0 "$k: KUnit module builds at W=1 with sparse, cleanly"
+	tb_make_initramfs "$k" "$TB_OUT/initrd-$k-kunit.cpio.gz" \
+		"$(tb_module "$k")" "$(tb_kunit_module "$k")"
+	result $? "$k: initramfs with the KUnit module"
+	tb_boot "$k" "$TB_OUT/initrd-$k-kunit.cpio.gz" kunit 900 "$out"
+	collect_ktap "$k kunit" "$out"
+	collect_kunit "$k kunit" "$out"
+}
+
 for k in ${TB_BUILT_KERNELS}; do
 	if ! tb_build_kernel "$k"; then
 		tail -n 40 "$(tb_kernel_dir "$k")/build.log" |
@@ -158,7 +310,8 @@ for k in ${TB_BUILT_KERNELS}; do
 	prepare "$k" || continue
 	case $k in
 	trace)	boot_suite "$k" tracepoints 1 600 ;;
-	debug)	boot_suite "$k" functional,faults,leaks 0 2400 ;;
+	debug)	boot_suite "$k" functional,faults,leaks 0 2400
+		check_kunit "$k" ;;
 	esac
 done
 

@@ -42,6 +42,7 @@ tb_packages()
 	echo make gcc libc6-dev perl cpio gzip busybox-static bash-static
 	echo qemu-system-x86
 	echo linux-source-6.12 xz-utils bc bison flex libelf-dev libssl-dev
+	echo dkms sparse
 	for k in $TB_KERNELS; do
 		img=$(tb_image_pkg "$k")
 		echo "$img" "${img/image/headers}"
@@ -100,9 +101,7 @@ tb_build_module()
 	local dir=$TB_OUT/build-$1
 
 	rm -rf "$dir" && mkdir -p "$dir" || return 1
-	cp "$TB_TOP"/Kbuild "$TB_TOP"/tracerbench.c "$TB_TOP"/heap.c \
-		"$TB_TOP"/hist.c "$TB_TOP"/hist.h \
-		"$TB_TOP"/heap.h "$TB_TOP"/stats.c "$dir"/ || return 1
+	make -s -C "$TB_TOP" stage DEST="$dir" || return 1
 	make -C "$(tb_kdir "$1")" M="$dir" W=1 modules >"$dir/build.log" 2>&1 ||
 		return 1
 	! grep -qi 'warning' "$dir/build.log"
@@ -113,9 +112,42 @@ tb_module()
 	echo "$TB_OUT/build-$1/tracerbench.ko"
 }
 
+# The version string the module carries; see version.mk.
+tb_version()
+{
+	make -s --no-print-directory -C "$TB_TOP" version
+}
+
+# Build the KUnit module, tools/kunit/, for kernel $1 (one with
+# CONFIG_KUNIT) at W=1 with sparse, beside a staged copy of the sources it
+# #includes; the log is tb_kunit_log $1. Fails on any warning.
+tb_build_kunit()
+{
+	local dir=$TB_OUT/kunit-$1
+
+	rm -rf "$dir" && mkdir -p "$dir/tools/kunit" || return 1
+	make -s -C "$TB_TOP" stage DEST="$dir" &&
+		cp "$TB_TOP"/tools/kunit/Kbuild "$TB_TOP"/tools/kunit/*.[ch] \
+			"$dir/tools/kunit/" || return 1
+	make -C "$(tb_kdir "$1")" M="$dir/tools/kunit" W=1 C=2 modules \
+		>"$dir/build.log" 2>&1 || return 1
+	! grep -Eqi 'warning|error' "$dir/build.log"
+}
+
+tb_kunit_module()
+{
+	echo "$TB_OUT/kunit-$1/tools/kunit/tracerbench_kunit.ko"
+}
+
+tb_kunit_log()
+{
+	echo "$TB_OUT/kunit-$1/build.log"
+}
+
 # Pack busybox, the guest scripts and the module for kernel $1 into $2,
 # with bash and tools/compare.sh under /tb, so that the guest can run it as
-# a real machine would.
+# a real machine would. A third argument packs that tracerbench.ko instead,
+# e.g. one DKMS built, and any more go into / as they are.
 tb_make_initramfs()
 {
 	local root
@@ -132,7 +164,8 @@ tb_make_initramfs()
 		cp "$TB_TOP"/tools/guest/measure.sh "$root"/tb/tools/guest/ &&
 		cp "$TB_TOP"/tools/guest/init "$root"/init &&
 		cp "$TB_TOP"/tools/guest/*.sh "$root"/tests/ &&
-		cp "$(tb_module "$1")" "$root"/tracerbench.ko &&
+		cp "${3:-$(tb_module "$1")}" "$root"/tracerbench.ko &&
+		{ [ $# -le 3 ] || cp "${@:4}" "$root"/; } &&
 		chmod +x "$root"/init "$root"/tests/*.sh &&
 		(cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 >"$2"
 	local rc=$?
