@@ -36,30 +36,6 @@
 		    __g.milli);						\
 })
 
-/* Poisoned before tb_hist_init(), so that it must clear everything. */
-static struct tb_hist *hist_alloc(void)
-{
-	struct tb_hist *h = malloc(sizeof(*h));
-
-	if (!h) {
-		perror("malloc");
-		exit(2);
-	}
-	memset(h, 0xa5, sizeof(*h));
-	tb_hist_init(h);
-	return h;
-}
-
-static struct tb_hist *hist_of(const u64 *v, size_t n)
-{
-	struct tb_hist *h = hist_alloc();
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		tb_hist_add(h, v[i]);
-	return h;
-}
-
 static void check_hist_equal(const struct tb_hist *exp,
 			     const struct tb_hist *got, const char *ctx)
 {
@@ -237,7 +213,7 @@ static const struct figures_case figures_cases[] = {
 
 static void run_figures_case(const struct figures_case *c)
 {
-	struct tb_hist *h = hist_of(c->v, c->n);
+	struct tb_hist *h = unit_hist_of(c->v, c->n);
 
 	unit_expect_u64(c->n, h->nr, "nr");
 	unit_expect_u64(c->min, h->min, "min");
@@ -296,7 +272,7 @@ static const struct percentile_case percentile_cases[] = {
 
 static void run_percentile_case(const struct percentile_case *c)
 {
-	struct tb_hist *h = hist_of(c->v, c->n);
+	struct tb_hist *h = unit_hist_of(c->v, c->n);
 
 	unit_expect_u64(c->expected, tb_hist_percentile(h, c->num, c->den),
 			"tb_hist_percentile(%llu, %llu)", c->num, c->den);
@@ -327,7 +303,7 @@ static const struct rank_case rank_cases[] = {
 
 static void run_rank_case(const struct rank_case *c)
 {
-	struct tb_hist *h = hist_of(c->v, c->n);
+	struct tb_hist *h = unit_hist_of(c->v, c->n);
 
 	unit_expect_u64(c->expected, tb_hist_rank(h, c->rank),
 			"tb_hist_rank(%llu)", c->rank);
@@ -373,7 +349,7 @@ static const struct big_case big_cases[] = {
 
 static void run_big_case(const struct big_case *c)
 {
-	struct tb_hist *h = hist_alloc();
+	struct tb_hist *h = unit_hist_alloc();
 
 	h->count[2] = c->nr_two;
 	h->count[4] = c->nr - c->nr_two;
@@ -427,10 +403,10 @@ static void run_merge_case(const struct merge_case *c)
 		memcpy(all, c->a, c->na * sizeof(*all));
 	if (c->nb)
 		memcpy(all + c->na, c->b, c->nb * sizeof(*all));
-	dst = hist_of(c->a, c->na);
-	src = hist_of(c->b, c->nb);
-	src_copy = hist_of(c->b, c->nb);
-	whole = hist_of(all, c->na + c->nb);
+	dst = unit_hist_of(c->a, c->na);
+	src = unit_hist_of(c->b, c->nb);
+	src_copy = unit_hist_of(c->b, c->nb);
+	whole = unit_hist_of(all, c->na + c->nb);
 
 	tb_hist_merge(dst, src);
 	unit_expect_u64(c->nr, dst->nr, "nr");
@@ -755,7 +731,7 @@ static void check_past_last_bucket(void)
 
 static void check_init(void)
 {
-	struct tb_hist *h = hist_alloc();
+	struct tb_hist *h = unit_hist_alloc();
 	unsigned int b;
 
 	unit_expect_u64(0, h->nr, "nr");
@@ -963,7 +939,7 @@ static void check_counts(const struct tb_hist *h, const u64 *sorted,
 static void check_random_hist(const u64 *in, size_t n, const char *ctx)
 {
 	u64 *sorted = unit_dup(in, n), *v = unit_alloc(n);
-	struct tb_hist *h = hist_of(in, n), *dst, *src;
+	struct tb_hist *h = unit_hist_of(in, n), *dst, *src;
 	size_t split = unit_rand() % (n + 1), k;
 	struct tb_fixed mean = { 0, 0 };
 	__uint128_t sum = 0;
@@ -1020,8 +996,8 @@ static void check_random_hist(const u64 *in, size_t n, const char *ctx)
 		}
 	}
 
-	dst = hist_of(in, split);
-	src = hist_of(in + split, n - split);
+	dst = unit_hist_of(in, split);
+	src = unit_hist_of(in + split, n - split);
 	tb_hist_merge(dst, src);
 	check_hist_equal(h, dst, ctx);
 	unit_expect_u64(n - split, src->nr, "%s: source nr after the merge",

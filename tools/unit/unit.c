@@ -97,6 +97,30 @@ u64 *unit_dup(const u64 *v, size_t n)
 	return d;
 }
 
+/* Poisoned before tb_hist_init(), so that it must clear everything. */
+struct tb_hist *unit_hist_alloc(void)
+{
+	struct tb_hist *h = malloc(sizeof(*h));
+
+	if (!h) {
+		perror("malloc");
+		exit(2);
+	}
+	memset(h, 0xa5, sizeof(*h));
+	tb_hist_init(h);
+	return h;
+}
+
+struct tb_hist *unit_hist_of(const u64 *v, size_t n)
+{
+	struct tb_hist *h = unit_hist_alloc();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		tb_hist_add(h, v[i]);
+	return h;
+}
+
 static int ref_cmp(const void *a, const void *b)
 {
 	u64 x = *(const u64 *)a, y = *(const u64 *)b;

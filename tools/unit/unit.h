@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "heap.h"
+#include "hist.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -77,6 +78,13 @@ void unit_srand(u64 seed);
 u64 unit_rand(void);
 u64 *unit_alloc(size_t n);
 u64 *unit_dup(const u64 *v, size_t n);
+/*
+ * struct tb_hist is about 136 KiB, so never on the stack: a histogram
+ * from malloc(), poisoned before tb_hist_init() so that it must clear
+ * everything, and one fed @v[0..n-1]. The caller free()s them.
+ */
+struct tb_hist *unit_hist_alloc(void);
+struct tb_hist *unit_hist_of(const u64 *v, size_t n);
 
 /* References, independent of the code under test. */
 void ref_sort(u64 *v, size_t n);
