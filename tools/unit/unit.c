@@ -156,18 +156,6 @@ u64 ref_median(const u64 *sorted, size_t n)
 	return ((__uint128_t)sorted[n / 2 - 1] + sorted[n / 2]) / 2;
 }
 
-u64 ref_mean(const u64 *v, size_t n)
-{
-	__uint128_t sum = 0;
-	size_t i;
-
-	if (!n)
-		return 0;
-	for (i = 0; i < n; i++)
-		sum += v[i];
-	return sum / n;
-}
-
 u64 ref_percentile(const u64 *sorted, size_t n, unsigned int pct)
 {
 	__uint128_t rank;
@@ -216,30 +204,6 @@ void check_sort(const u64 *in, const u64 *sorted, size_t n, const char *ctx)
 	free(v);
 }
 
-void check_summarize(const u64 *in, const u64 *sorted, size_t n, size_t top,
-		     const char *ctx)
-{
-	struct tb_summary s;
-	size_t keep = top < n ? top : n;
-	u64 *v = unit_dup(in, n);
-
-	memset(&s, 0xa5, sizeof(s));
-	tb_summarize(v, n, top, &s);
-	unit_expect_u64(ref_median(sorted, n), s.median,
-			"%s: tb_summarize(top=%zu) median", ctx, top);
-	unit_expect_u64(ref_mean(in, n), s.mean,
-			"%s: tb_summarize(top=%zu) mean", ctx, top);
-	unit_expect_u64(n ? sorted[n - 1] : 0, s.max,
-			"%s: tb_summarize(top=%zu) max", ctx, top);
-	unit_expect(ref_same_multiset(v + n - keep, sorted + n - keep, keep),
-		    "%s: tb_summarize(top=%zu) did not leave the %zu largest in v[%zu..%zu]",
-		    ctx, top, keep, n - keep, n - 1);
-	unit_expect(ref_same_multiset(v, sorted, n),
-		    "%s: tb_summarize(top=%zu) did not permute the input",
-		    ctx, top);
-	free(v);
-}
-
 void check_heap(const u64 *in, const u64 *sorted, size_t n, size_t size,
 		const char *ctx)
 {
@@ -267,7 +231,7 @@ void check_heap(const u64 *in, const u64 *sorted, size_t n, size_t size,
 }
 
 /*
- * The i-th k, top or heap size to try, up to n - 1 + @extra: all of them for
+ * The i-th k or heap size to try, up to n - 1 + @extra: all of them for
  * small @n, the interesting ones for large @n. SIZE_MAX ends the list.
  */
 static size_t pick(size_t n, size_t extra, unsigned int i)
@@ -299,7 +263,6 @@ void check_all(const u64 *in, size_t n, const char *ctx)
 			"%s: tb_median", ctx);
 	unit_expect(ref_same_multiset(v, sorted, n),
 		    "%s: tb_median did not permute the input", ctx);
-	unit_expect_u64(ref_mean(in, n), tb_mean(in, n), "%s: tb_mean", ctx);
 	unit_expect_u64(n ? sorted[n - 1] : 0, tb_max(in, n), "%s: tb_max",
 			ctx);
 
@@ -315,8 +278,6 @@ void check_all(const u64 *in, size_t n, const char *ctx)
 	check_sort(in, sorted, n, ctx);
 	for (i = 0; n && (x = pick(n, 0, i)) != SIZE_MAX; i++)
 		check_select(in, sorted, n, x, ctx);
-	for (i = 0; (x = pick(n, 3, i)) != SIZE_MAX; i++)
-		check_summarize(in, sorted, n, x, ctx);
 	for (i = 0; (x = pick(n, 3, i)) != SIZE_MAX; i++)
 		check_heap(in, sorted, n, x, ctx);
 

@@ -90,7 +90,6 @@ struct tb_hist *unit_hist_of(const u64 *v, size_t n);
 void ref_sort(u64 *v, size_t n);
 bool ref_same_multiset(const u64 *a, const u64 *b, size_t n);
 u64 ref_median(const u64 *sorted, size_t n);
-u64 ref_mean(const u64 *v, size_t n);
 u64 ref_percentile(const u64 *sorted, size_t n, unsigned int pct);
 
 /*
@@ -100,11 +99,9 @@ u64 ref_percentile(const u64 *sorted, size_t n, unsigned int pct);
 void check_select(const u64 *in, const u64 *sorted, size_t n, size_t k,
 		  const char *ctx);
 void check_sort(const u64 *in, const u64 *sorted, size_t n, const char *ctx);
-void check_summarize(const u64 *in, const u64 *sorted, size_t n, size_t top,
-		     const char *ctx);
 void check_heap(const u64 *in, const u64 *sorted, size_t n, size_t size,
 		const char *ctx);
-/* All of the above and median, mean, max and percentiles against @in. */
+/* All of the above and median, max and percentiles against @in. */
 void check_all(const u64 *in, size_t n, const char *ctx);
 
 #endif /* TB_UNIT_H */
