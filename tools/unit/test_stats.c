@@ -4,7 +4,6 @@
  * built to drive tb_select() into its heapsort fallback. The tables' means
  * are the histogram's: stats.c has no mean, tb_hist_mean() replaced it.
  */
-#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,59 +123,6 @@ static void run_big_case(const struct big_case *c)
 	check_hist_mean(in, c->n, c->mean, c->max);
 	free(v);
 	free(in);
-}
-
-struct percentile_case {
-	const char *name;
-	const u64 *v;
-	size_t n;
-	unsigned int pct;
-	u64 expected;
-};
-
-/* The examples of the nearest-rank method in Wikipedia's "Percentile". */
-#define WIKI5	SAMPLES(40, 15, 50, 35, 20)
-#define WIKI10	SAMPLES(16, 8, 3, 20, 10, 6, 15, 8, 13, 7)
-
-static const struct percentile_case percentile_cases[] = {
-	{ "pct 0 clamps to 1", WIKI5, 0, 15 },
-	{ "pct 1", WIKI5, 1, 15 },
-	{ "pct 5", WIKI5, 5, 15 },
-	{ "pct 30", WIKI5, 30, 20 },
-	{ "pct 40, exact rank", WIKI5, 40, 20 },
-	{ "pct 50", WIKI5, 50, 35 },
-	{ "pct 100", WIKI5, 100, 50 },
-	{ "pct 101 clamps to 100", WIKI5, 101, 50 },
-	{ "pct UINT_MAX clamps to 100", WIKI5, UINT_MAX, 50 },
-	{ "n = 10, pct 1", WIKI10, 1, 3 },
-	{ "n = 10, pct 25", WIKI10, 25, 7 },
-	{ "n = 10, pct 50", WIKI10, 50, 8 },
-	{ "n = 10, pct 75", WIKI10, 75, 15 },
-	{ "n = 10, pct 90", WIKI10, 90, 16 },
-	{ "n = 10, pct 91", WIKI10, 91, 20 },
-	{ "n = 10, pct 100", WIKI10, 100, 20 },
-	{ "n = 0", (const u64[]){ 9 }, 0, 50, 0 },
-	{ "n = 1, pct 1", SAMPLES(42), 1, 42 },
-	{ "n = 1, pct 100", SAMPLES(42), 100, 42 },
-	{ "n = 2, pct 50", SAMPLES(9, 1), 50, 1 },
-	{ "n = 2, pct 51", SAMPLES(9, 1), 51, 9 },
-	{ "n = 3, pct 33", SAMPLES(U64_MAX, 0, U64_MAX - 1), 33, 0 },
-	{ "n = 3, pct 34", SAMPLES(U64_MAX, 0, U64_MAX - 1), 34, U64_MAX - 1 },
-	{ "n = 3, pct 66", SAMPLES(U64_MAX, 0, U64_MAX - 1), 66, U64_MAX - 1 },
-	{ "n = 3, pct 67", SAMPLES(U64_MAX, 0, U64_MAX - 1), 67, U64_MAX },
-	{ "duplicates, pct 50", SAMPLES(5, 5, 1, 5, 1, 5), 50, 5 },
-	{ "duplicates, pct 33", SAMPLES(5, 5, 1, 5, 1, 5), 33, 1 },
-};
-
-static void run_percentile_case(const struct percentile_case *c)
-{
-	u64 *v = unit_dup(c->v, c->n);
-
-	unit_expect_u64(c->expected, tb_percentile(v, c->n, c->pct),
-			"tb_percentile(pct=%u)", c->pct);
-	unit_expect(ref_same_multiset(v, c->v, c->n),
-		    "tb_percentile did not permute the input");
-	free(v);
 }
 
 struct select_case {
@@ -440,11 +386,6 @@ static void run_stats(void)
 		run_big_case(&big_cases[i]);
 		unit_end();
 	}
-	for (i = 0; i < ARRAY_SIZE(percentile_cases); i++) {
-		unit_begin("tb_percentile: %s", percentile_cases[i].name);
-		run_percentile_case(&percentile_cases[i]);
-		unit_end();
-	}
 	for (i = 0; i < ARRAY_SIZE(select_cases); i++) {
 		unit_begin("tb_select: %s", select_cases[i].name);
 		run_select_case(&select_cases[i]);
@@ -467,7 +408,7 @@ static void run_stats(void)
 const struct unit_suite stats_suite = {
 	.name = "stats",
 	.nr_cases = ARRAY_SIZE(summary_cases) + ARRAY_SIZE(big_cases) +
-		    ARRAY_SIZE(percentile_cases) + ARRAY_SIZE(select_cases) +
-		    ARRAY_SIZE(fallback_cases) + ARRAY_SIZE(ordered_cases),
+		    ARRAY_SIZE(select_cases) + ARRAY_SIZE(fallback_cases) +
+		    ARRAY_SIZE(ordered_cases),
 	.run = run_stats,
 };

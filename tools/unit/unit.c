@@ -6,7 +6,6 @@
  * per case preceded by "# " diagnostics for its failed expectations, and a
  * last line "P passed, F failed". The exit status is non-zero on failure.
  */
-#include <limits.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -156,20 +155,6 @@ u64 ref_median(const u64 *sorted, size_t n)
 	return ((__uint128_t)sorted[n / 2 - 1] + sorted[n / 2]) / 2;
 }
 
-u64 ref_percentile(const u64 *sorted, size_t n, unsigned int pct)
-{
-	__uint128_t rank;
-
-	if (!n)
-		return 0;
-	if (pct < 1)
-		pct = 1;
-	if (pct > 100)
-		pct = 100;
-	rank = ((__uint128_t)n * pct + 99) / 100;
-	return sorted[rank - 1];
-}
-
 void check_select(const u64 *in, const u64 *sorted, size_t n, size_t k,
 		  const char *ctx)
 {
@@ -251,9 +236,8 @@ static size_t pick(size_t n, size_t extra, unsigned int i)
 
 void check_all(const u64 *in, size_t n, const char *ctx)
 {
-	static const unsigned int pcts[] = { 0, 1, 100, 101, UINT_MAX };
 	u64 *sorted = unit_dup(in, n), *v = unit_alloc(n);
-	unsigned int pct, i;
+	unsigned int i;
 	size_t x;
 
 	ref_sort(sorted, n);
@@ -265,15 +249,6 @@ void check_all(const u64 *in, size_t n, const char *ctx)
 		    "%s: tb_median did not permute the input", ctx);
 	unit_expect_u64(n ? sorted[n - 1] : 0, tb_max(in, n), "%s: tb_max",
 			ctx);
-
-	for (pct = 0; pct < 100 + ARRAY_SIZE(pcts); pct++) {
-		unsigned int p = pct < 100 ? pct : pcts[pct - 100];
-
-		memcpy(v, in, n * sizeof(*v));
-		unit_expect_u64(ref_percentile(sorted, n, p),
-				tb_percentile(v, n, p),
-				"%s: tb_percentile(pct=%u)", ctx, p);
-	}
 
 	check_sort(in, sorted, n, ctx);
 	for (i = 0; n && (x = pick(n, 0, i)) != SIZE_MAX; i++)

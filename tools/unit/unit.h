@@ -90,7 +90,6 @@ struct tb_hist *unit_hist_of(const u64 *v, size_t n);
 void ref_sort(u64 *v, size_t n);
 bool ref_same_multiset(const u64 *a, const u64 *b, size_t n);
 u64 ref_median(const u64 *sorted, size_t n);
-u64 ref_percentile(const u64 *sorted, size_t n, unsigned int pct);
 
 /*
  * Shared checkers. @sorted is @in sorted ascending; @ctx prefixes the
@@ -101,7 +100,7 @@ void check_select(const u64 *in, const u64 *sorted, size_t n, size_t k,
 void check_sort(const u64 *in, const u64 *sorted, size_t n, const char *ctx);
 void check_heap(const u64 *in, const u64 *sorted, size_t n, size_t size,
 		const char *ctx);
-/* All of the above and median, max and percentiles against @in. */
+/* All of the above, and tb_median() and tb_max(), against @in. */
 void check_all(const u64 *in, size_t n, const char *ctx);
 
 #endif /* TB_UNIT_H */
