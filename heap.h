@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Bounded min-heap of u64 that keeps the largest values offered to it, and
- * the order statistics tracerbench derives from its samples.
+ * Bounded min-heap of u64 that keeps the largest values offered to it,
+ * heapsort, and the selection and median of stats.c (the calibration's
+ * median and medians over CPUs; hist.h provides every other figure).
  *
  * heap.c and stats.c are pure: no allocation, no locking, no sleeping. The
  * caller owns the storage. They build in the kernel and, through a small
@@ -23,18 +24,8 @@ void tb_heap_offer(struct tb_heap *heap, u64 value);
 u64 tb_heap_min(const struct tb_heap *heap);
 void tb_sort(u64 *v, size_t n);
 
-/* Summary of one set of samples; see tb_summarize(). */
-struct tb_summary {
-	u64 median;
-	u64 mean;
-	u64 max;
-};
-
 u64 tb_select(u64 *v, size_t n, size_t k);
 u64 tb_median(u64 *v, size_t n);
-u64 tb_mean(const u64 *v, size_t n);
 u64 tb_max(const u64 *v, size_t n);
-u64 tb_percentile(u64 *v, size_t n, unsigned int pct);
-void tb_summarize(u64 *v, size_t n, size_t top, struct tb_summary *s);
 
 #endif /* TRACERBENCH_HEAP_H */

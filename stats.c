@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Order statistics over cycle samples, in O(n) expected time and O(1) space.
+ * Selection and median of u64 values, in O(n) expected time and O(1) space:
+ * the median of the calibration's samples and medians over CPUs. Every
+ * other figure comes from the histograms of hist.c.
  *
  * Samples are dominated by a few distinct values, so selection partitions
  * three ways (a two-way quickselect degrades to O(n^2) on equal keys). A
  * depth budget bounds the worst case: past it, the remaining range is
  * heapsorted, as introselect does.
  */
-#include <linux/math64.h>
-#include <linux/overflow.h>
-
 #include "heap.h"
 
 static inline u64 tb_median_of_three(u64 a, u64 b, u64 c)
@@ -111,72 +110,4 @@ u64 tb_median(u64 *v, size_t n)
 	/* v[0..mid-1] hold the lower half, so its maximum is the lower middle */
 	lower = tb_max(v, mid);
 	return lower + (upper - lower) / 2;
-}
-
-/*
- * Arithmetic mean rounded down, exact for any values: when the plain sum
- * would overflow, sum quotients and remainders by n separately instead.
- */
-u64 tb_mean(const u64 *v, size_t n)
-{
-	u64 sum = 0, quot = 0, rem_sum = 0, rem;
-	size_t i;
-
-	if (!n)
-		return 0;
-	for (i = 0; i < n; i++)
-		if (check_add_overflow(sum, v[i], &sum))
-			break;
-	if (i == n)
-		return div64_u64(sum, n);
-
-	/* rem_sum stays below n, so it cannot overflow either */
-	for (i = 0; i < n; i++) {
-		quot += div64_u64_rem(v[i], n, &rem);
-		rem_sum += rem;
-		if (rem_sum >= n) {
-			rem_sum -= n;
-			quot++;
-		}
-	}
-	return quot;
-}
-
-/*
- * Nearest-rank percentile: the smallest value with at least @pct percent of
- * the samples at or below it. @pct is clamped to 1..100; reorders @v.
- */
-u64 tb_percentile(u64 *v, size_t n, unsigned int pct)
-{
-	size_t rank;
-
-	if (!n)
-		return 0;
-	if (pct < 1)
-		pct = 1;
-	if (pct > 100)
-		pct = 100;
-	/* ceil(n * pct / 100) without forming n * pct */
-	rank = n / 100 * pct + (n % 100 * pct + 99) / 100;
-	return tb_select(v, n, rank - 1);
-}
-
-/*
- * Median, mean and maximum of @v, leaving its @top largest values (clamped
- * to n) in v[n - top..n - 1] so the caller can hand them on.
- */
-void tb_summarize(u64 *v, size_t n, size_t top, struct tb_summary *s)
-{
-	size_t mid = n / 2;
-
-	s->mean = tb_mean(v, n);
-	s->max = tb_max(v, n);
-	s->median = tb_median(v, n);
-	if (top >= n || !top)
-		return;
-	/* the median selection left the n - mid largest values in v[mid..] */
-	if (top <= n - mid)
-		tb_select(v + mid, n - mid, n - mid - top);
-	else
-		tb_select(v, n, n - top);
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The few kernel definitions heap.c, stats.c and hist.c use, for building
- * them unchanged in user space. include/linux/{types,math64,overflow,bitops,
- * string}.h forward here.
+ * them unchanged in user space. include/linux/{types,math64,bitops,string}.h
+ * forward here.
  */
 #ifndef TB_UNIT_SHIM_H
 #define TB_UNIT_SHIM_H
@@ -18,17 +18,10 @@ typedef unsigned int u32;
 
 #define BIT(nr) (1UL << (nr))
 
-#define check_add_overflow(a, b, d) __builtin_add_overflow(a, b, d)
-
 /* 1-based index of the most significant set bit, 0 if none, as the kernel's */
 static inline int fls64(u64 x)
 {
 	return x ? 64 - __builtin_clzll(x) : 0;
-}
-
-static inline u64 div64_u64(u64 dividend, u64 divisor)
-{
-	return dividend / divisor;
 }
 
 static inline u64 div64_u64_rem(u64 dividend, u64 divisor, u64 *remainder)

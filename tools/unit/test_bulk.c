@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Structured and random inputs of many sizes, checked against the naive
- * references of unit.c: qsort(), 128-bit sums and nearest rank by index.
+ * references of unit.c, which work on a copy sorted by qsort().
  */
 #include <stdio.h>
 #include <stdlib.h>

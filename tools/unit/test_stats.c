@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Table-driven tests of stats.c with hand-computed expectations, plus inputs
- * built to drive tb_select() into its heapsort fallback.
+ * built to drive tb_select() into its heapsort fallback. The tables' means
+ * are the histogram's: stats.c has no mean, tb_hist_mean() replaced it.
  */
-#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +12,10 @@
 
 #define HALF	(U64_MAX / 2 + 1)
 
+/*
+ * @median and @max are checked against tb_median() and tb_max(), @mean and
+ * @max again against a histogram of @v (see check_hist_mean()).
+ */
 struct summary_case {
 	const char *name;
 	const u64 *v;
@@ -44,7 +48,8 @@ static const struct summary_case summary_cases[] = {
 	{ "U64_MAX and 0", SAMPLES(U64_MAX, 0), HALF - 1, HALF - 1, U64_MAX },
 	{ "U64_MAX and 1", SAMPLES(1, U64_MAX), HALF, HALF, U64_MAX },
 	{ "sum of two just overflows", SAMPLES(HALF, HALF), HALF, HALF, HALF },
-	{ "mean remainders carry", SAMPLES(U64_MAX - 1, U64_MAX - 1, U64_MAX - 1),
+	{ "3 x U64_MAX - 1, the sum needs 66 bits",
+	  SAMPLES(U64_MAX - 1, U64_MAX - 1, U64_MAX - 1),
 	  U64_MAX - 1, U64_MAX - 1, U64_MAX - 1 },
 	{ "mean of U64_MAX, U64_MAX, 2", SAMPLES(U64_MAX, 2, U64_MAX),
 	  U64_MAX, 12297829382473034410ULL, U64_MAX },
@@ -52,25 +57,28 @@ static const struct summary_case summary_cases[] = {
 	  2, 4611686018427387905ULL, U64_MAX },
 };
 
+/*
+ * The histogram's sum is exact, so the whole part of its mean is the mean
+ * rounded down, as stats.c's tb_mean() computed it.
+ */
+static void check_hist_mean(const u64 *v, size_t n, u64 mean, u64 max)
+{
+	struct tb_hist *h = unit_hist_of(v, n);
+
+	unit_expect_u64(mean, tb_hist_mean(h).whole, "tb_hist_mean");
+	unit_expect_u64(max, h->max, "histogram max");
+	free(h);
+}
+
 static void run_summary_case(const struct summary_case *c)
 {
 	u64 *v = unit_dup(c->v, c->n);
-	struct tb_summary s;
 
 	unit_expect_u64(c->median, tb_median(v, c->n), "tb_median");
 	unit_expect(ref_same_multiset(v, c->v, c->n),
 		    "tb_median did not permute the input");
-	unit_expect_u64(c->mean, tb_mean(c->v, c->n), "tb_mean");
 	unit_expect_u64(c->max, tb_max(c->v, c->n), "tb_max");
-
-	memcpy(v, c->v, c->n * sizeof(*v));
-	memset(&s, 0xa5, sizeof(s));
-	tb_summarize(v, c->n, 1, &s);
-	unit_expect_u64(c->median, s.median, "tb_summarize median");
-	unit_expect_u64(c->mean, s.mean, "tb_summarize mean");
-	unit_expect_u64(c->max, s.max, "tb_summarize max");
-	if (c->n)
-		unit_expect_u64(c->max, v[c->n - 1], "tb_summarize(top=1) v[n-1]");
+	check_hist_mean(c->v, c->n, c->mean, c->max);
 	free(v);
 }
 
@@ -98,7 +106,6 @@ static const struct big_case big_cases[] = {
 static void run_big_case(const struct big_case *c)
 {
 	u64 *in = unit_alloc(c->n), *v = unit_alloc(c->n);
-	struct tb_summary s;
 	size_t i;
 
 	for (i = 0; i < c->n; i++)
@@ -112,68 +119,10 @@ static void run_big_case(const struct big_case *c)
 	}
 	memcpy(v, in, c->n * sizeof(*v));
 	unit_expect_u64(c->median, tb_median(v, c->n), "tb_median");
-	unit_expect_u64(c->mean, tb_mean(in, c->n), "tb_mean");
 	unit_expect_u64(c->max, tb_max(in, c->n), "tb_max");
-	memcpy(v, in, c->n * sizeof(*v));
-	tb_summarize(v, c->n, 10, &s);
-	unit_expect_u64(c->median, s.median, "tb_summarize median");
-	unit_expect_u64(c->mean, s.mean, "tb_summarize mean");
-	unit_expect_u64(c->max, s.max, "tb_summarize max");
+	check_hist_mean(in, c->n, c->mean, c->max);
 	free(v);
 	free(in);
-}
-
-struct percentile_case {
-	const char *name;
-	const u64 *v;
-	size_t n;
-	unsigned int pct;
-	u64 expected;
-};
-
-/* The examples of the nearest-rank method in Wikipedia's "Percentile". */
-#define WIKI5	SAMPLES(40, 15, 50, 35, 20)
-#define WIKI10	SAMPLES(16, 8, 3, 20, 10, 6, 15, 8, 13, 7)
-
-static const struct percentile_case percentile_cases[] = {
-	{ "pct 0 clamps to 1", WIKI5, 0, 15 },
-	{ "pct 1", WIKI5, 1, 15 },
-	{ "pct 5", WIKI5, 5, 15 },
-	{ "pct 30", WIKI5, 30, 20 },
-	{ "pct 40, exact rank", WIKI5, 40, 20 },
-	{ "pct 50", WIKI5, 50, 35 },
-	{ "pct 100", WIKI5, 100, 50 },
-	{ "pct 101 clamps to 100", WIKI5, 101, 50 },
-	{ "pct UINT_MAX clamps to 100", WIKI5, UINT_MAX, 50 },
-	{ "n = 10, pct 1", WIKI10, 1, 3 },
-	{ "n = 10, pct 25", WIKI10, 25, 7 },
-	{ "n = 10, pct 50", WIKI10, 50, 8 },
-	{ "n = 10, pct 75", WIKI10, 75, 15 },
-	{ "n = 10, pct 90", WIKI10, 90, 16 },
-	{ "n = 10, pct 91", WIKI10, 91, 20 },
-	{ "n = 10, pct 100", WIKI10, 100, 20 },
-	{ "n = 0", (const u64[]){ 9 }, 0, 50, 0 },
-	{ "n = 1, pct 1", SAMPLES(42), 1, 42 },
-	{ "n = 1, pct 100", SAMPLES(42), 100, 42 },
-	{ "n = 2, pct 50", SAMPLES(9, 1), 50, 1 },
-	{ "n = 2, pct 51", SAMPLES(9, 1), 51, 9 },
-	{ "n = 3, pct 33", SAMPLES(U64_MAX, 0, U64_MAX - 1), 33, 0 },
-	{ "n = 3, pct 34", SAMPLES(U64_MAX, 0, U64_MAX - 1), 34, U64_MAX - 1 },
-	{ "n = 3, pct 66", SAMPLES(U64_MAX, 0, U64_MAX - 1), 66, U64_MAX - 1 },
-	{ "n = 3, pct 67", SAMPLES(U64_MAX, 0, U64_MAX - 1), 67, U64_MAX },
-	{ "duplicates, pct 50", SAMPLES(5, 5, 1, 5, 1, 5), 50, 5 },
-	{ "duplicates, pct 33", SAMPLES(5, 5, 1, 5, 1, 5), 33, 1 },
-};
-
-static void run_percentile_case(const struct percentile_case *c)
-{
-	u64 *v = unit_dup(c->v, c->n);
-
-	unit_expect_u64(c->expected, tb_percentile(v, c->n, c->pct),
-			"tb_percentile(pct=%u)", c->pct);
-	unit_expect(ref_same_multiset(v, c->v, c->n),
-		    "tb_percentile did not permute the input");
-	free(v);
 }
 
 struct select_case {
@@ -208,69 +157,6 @@ static void run_select_case(const struct select_case *c)
 	check_select(c->v, sorted, c->n, c->k, "postcondition");
 	free(v);
 	free(sorted);
-}
-
-struct summarize_case {
-	const char *name;
-	const u64 *v;
-	size_t n;
-	u64 median, mean, max;
-	size_t top;
-	const u64 *kept;	/* expected in v[n - top..n - 1] */
-	size_t nr_kept;
-};
-
-static const u64 seven[] = { 5, 1, 9, 3, 7, 2, 15 };
-static const u64 six[] = { 10, 2, 40, 6, 40, 1 };
-
-#define SEVEN	.v = seven, .n = ARRAY_SIZE(seven),			\
-		.median = 5, .mean = 6, .max = 15
-#define SIX	.v = six, .n = ARRAY_SIZE(six),				\
-		.median = 8, .mean = 16, .max = 40
-#define KEPT(...)	U64_ARRAY(kept, nr_kept, __VA_ARGS__)
-
-static const struct summarize_case summarize_cases[] = {
-	{ "top 0", SEVEN, .top = 0, .kept = NULL, .nr_kept = 0 },
-	{ "top 1", SEVEN, .top = 1, KEPT(15) },
-	{ "top 2, within the upper half", SEVEN, .top = 2, KEPT(9, 15) },
-	{ "top n - n/2, the upper half", SEVEN, .top = 4, KEPT(5, 7, 9, 15) },
-	{ "top n - n/2 + 1, beyond the upper half", SEVEN, .top = 5,
-	  KEPT(3, 5, 7, 9, 15) },
-	{ "top n - 1", SEVEN, .top = 6, KEPT(2, 3, 5, 7, 9, 15) },
-	{ "top n", SEVEN, .top = 7, KEPT(1, 2, 3, 5, 7, 9, 15) },
-	{ "top larger than n", SEVEN, .top = 10, KEPT(1, 2, 3, 5, 7, 9, 15) },
-	{ "top SIZE_MAX", SEVEN, .top = SIZE_MAX, KEPT(1, 2, 3, 5, 7, 9, 15) },
-	{ "even n, top 2, duplicates", SIX, .top = 2, KEPT(40, 40) },
-	{ "even n, top n/2", SIX, .top = 3, KEPT(10, 40, 40) },
-	{ "even n, top n/2 + 1", SIX, .top = 4, KEPT(6, 10, 40, 40) },
-	{ "duplicates", SAMPLES(4, 9, 4, 9, 4, 1), 4, 5, 9, .top = 3,
-	  KEPT(4, 9, 9) },
-	{ "n = 0", (const u64[]){ 9 }, 0, 0, 0, 0, .top = 3,
-	  .kept = NULL, .nr_kept = 0 },
-	{ "n = 1, top 1", SAMPLES(7), 7, 7, 7, .top = 1, KEPT(7) },
-	{ "n = 1, top larger than n", SAMPLES(7), 7, 7, 7, .top = 5, KEPT(7) },
-	{ "n = 2, top 1, U64_MAX", SAMPLES(U64_MAX, 1), HALF, HALF, U64_MAX,
-	  .top = 1, KEPT(U64_MAX) },
-};
-
-static void run_summarize_case(const struct summarize_case *c)
-{
-	u64 *v = unit_dup(c->v, c->n);
-	struct tb_summary s;
-
-	memset(&s, 0xa5, sizeof(s));
-	tb_summarize(v, c->n, c->top, &s);
-	unit_expect_u64(c->median, s.median, "median");
-	unit_expect_u64(c->mean, s.mean, "mean");
-	unit_expect_u64(c->max, s.max, "max");
-	unit_expect(c->nr_kept <= c->n &&
-		    ref_same_multiset(v + c->n - c->nr_kept, c->kept,
-				      c->nr_kept),
-		    "v[n - %zu..n - 1] does not hold the expected values",
-		    c->nr_kept);
-	unit_expect(ref_same_multiset(v, c->v, c->n),
-		    "tb_summarize did not permute the input");
-	free(v);
 }
 
 /*
@@ -468,7 +354,6 @@ static void run_ordered_case(const struct ordered_case *c)
 	const size_t ks[] = { 0, ORDERED_N / 4, ORDERED_N / 2,
 			      3 * ORDERED_N / 4, ORDERED_N - 1 };
 	u64 *in = unit_alloc(ORDERED_N), *sorted = unit_alloc(ORDERED_N);
-	struct tb_summary sum;
 	size_t i;
 
 	fill_ordered(sorted, ORDERED_N, c->kind);
@@ -479,7 +364,8 @@ static void run_ordered_case(const struct ordered_case *c)
 		check_select(in, sorted, ORDERED_N, ks[i], c->name);
 	}
 	fill_ordered(in, ORDERED_N, c->kind);
-	tb_summarize(in, ORDERED_N, 10, &sum);
+	unit_expect_u64(ref_median(sorted, ORDERED_N), tb_median(in, ORDERED_N),
+			"%s: tb_median", c->name);
 	unit_expect_u64(0, tb_sort_calls, "heapsort fallbacks");
 	free(sorted);
 	free(in);
@@ -500,19 +386,9 @@ static void run_stats(void)
 		run_big_case(&big_cases[i]);
 		unit_end();
 	}
-	for (i = 0; i < ARRAY_SIZE(percentile_cases); i++) {
-		unit_begin("tb_percentile: %s", percentile_cases[i].name);
-		run_percentile_case(&percentile_cases[i]);
-		unit_end();
-	}
 	for (i = 0; i < ARRAY_SIZE(select_cases); i++) {
 		unit_begin("tb_select: %s", select_cases[i].name);
 		run_select_case(&select_cases[i]);
-		unit_end();
-	}
-	for (i = 0; i < ARRAY_SIZE(summarize_cases); i++) {
-		unit_begin("tb_summarize: %s", summarize_cases[i].name);
-		run_summarize_case(&summarize_cases[i]);
 		unit_end();
 	}
 	for (i = 0; i < ARRAY_SIZE(fallback_cases); i++) {
@@ -532,8 +408,7 @@ static void run_stats(void)
 const struct unit_suite stats_suite = {
 	.name = "stats",
 	.nr_cases = ARRAY_SIZE(summary_cases) + ARRAY_SIZE(big_cases) +
-		    ARRAY_SIZE(percentile_cases) + ARRAY_SIZE(select_cases) +
-		    ARRAY_SIZE(summarize_cases) + ARRAY_SIZE(fallback_cases) +
+		    ARRAY_SIZE(select_cases) + ARRAY_SIZE(fallback_cases) +
 		    ARRAY_SIZE(ordered_cases),
 	.run = run_stats,
 };

@@ -6,7 +6,6 @@
  * per case preceded by "# " diagnostics for its failed expectations, and a
  * last line "P passed, F failed". The exit status is non-zero on failure.
  */
-#include <limits.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -97,6 +96,30 @@ u64 *unit_dup(const u64 *v, size_t n)
 	return d;
 }
 
+/* Poisoned before tb_hist_init(), so that it must clear everything. */
+struct tb_hist *unit_hist_alloc(void)
+{
+	struct tb_hist *h = malloc(sizeof(*h));
+
+	if (!h) {
+		perror("malloc");
+		exit(2);
+	}
+	memset(h, 0xa5, sizeof(*h));
+	tb_hist_init(h);
+	return h;
+}
+
+struct tb_hist *unit_hist_of(const u64 *v, size_t n)
+{
+	struct tb_hist *h = unit_hist_alloc();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		tb_hist_add(h, v[i]);
+	return h;
+}
+
 static int ref_cmp(const void *a, const void *b)
 {
 	u64 x = *(const u64 *)a, y = *(const u64 *)b;
@@ -130,32 +153,6 @@ u64 ref_median(const u64 *sorted, size_t n)
 	if (n & 1)
 		return sorted[n / 2];
 	return ((__uint128_t)sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-}
-
-u64 ref_mean(const u64 *v, size_t n)
-{
-	__uint128_t sum = 0;
-	size_t i;
-
-	if (!n)
-		return 0;
-	for (i = 0; i < n; i++)
-		sum += v[i];
-	return sum / n;
-}
-
-u64 ref_percentile(const u64 *sorted, size_t n, unsigned int pct)
-{
-	__uint128_t rank;
-
-	if (!n)
-		return 0;
-	if (pct < 1)
-		pct = 1;
-	if (pct > 100)
-		pct = 100;
-	rank = ((__uint128_t)n * pct + 99) / 100;
-	return sorted[rank - 1];
 }
 
 void check_select(const u64 *in, const u64 *sorted, size_t n, size_t k,
@@ -192,30 +189,6 @@ void check_sort(const u64 *in, const u64 *sorted, size_t n, const char *ctx)
 	free(v);
 }
 
-void check_summarize(const u64 *in, const u64 *sorted, size_t n, size_t top,
-		     const char *ctx)
-{
-	struct tb_summary s;
-	size_t keep = top < n ? top : n;
-	u64 *v = unit_dup(in, n);
-
-	memset(&s, 0xa5, sizeof(s));
-	tb_summarize(v, n, top, &s);
-	unit_expect_u64(ref_median(sorted, n), s.median,
-			"%s: tb_summarize(top=%zu) median", ctx, top);
-	unit_expect_u64(ref_mean(in, n), s.mean,
-			"%s: tb_summarize(top=%zu) mean", ctx, top);
-	unit_expect_u64(n ? sorted[n - 1] : 0, s.max,
-			"%s: tb_summarize(top=%zu) max", ctx, top);
-	unit_expect(ref_same_multiset(v + n - keep, sorted + n - keep, keep),
-		    "%s: tb_summarize(top=%zu) did not leave the %zu largest in v[%zu..%zu]",
-		    ctx, top, keep, n - keep, n - 1);
-	unit_expect(ref_same_multiset(v, sorted, n),
-		    "%s: tb_summarize(top=%zu) did not permute the input",
-		    ctx, top);
-	free(v);
-}
-
 void check_heap(const u64 *in, const u64 *sorted, size_t n, size_t size,
 		const char *ctx)
 {
@@ -243,7 +216,7 @@ void check_heap(const u64 *in, const u64 *sorted, size_t n, size_t size,
 }
 
 /*
- * The i-th k, top or heap size to try, up to n - 1 + @extra: all of them for
+ * The i-th k or heap size to try, up to n - 1 + @extra: all of them for
  * small @n, the interesting ones for large @n. SIZE_MAX ends the list.
  */
 static size_t pick(size_t n, size_t extra, unsigned int i)
@@ -263,9 +236,8 @@ static size_t pick(size_t n, size_t extra, unsigned int i)
 
 void check_all(const u64 *in, size_t n, const char *ctx)
 {
-	static const unsigned int pcts[] = { 0, 1, 100, 101, UINT_MAX };
 	u64 *sorted = unit_dup(in, n), *v = unit_alloc(n);
-	unsigned int pct, i;
+	unsigned int i;
 	size_t x;
 
 	ref_sort(sorted, n);
@@ -275,24 +247,12 @@ void check_all(const u64 *in, size_t n, const char *ctx)
 			"%s: tb_median", ctx);
 	unit_expect(ref_same_multiset(v, sorted, n),
 		    "%s: tb_median did not permute the input", ctx);
-	unit_expect_u64(ref_mean(in, n), tb_mean(in, n), "%s: tb_mean", ctx);
 	unit_expect_u64(n ? sorted[n - 1] : 0, tb_max(in, n), "%s: tb_max",
 			ctx);
-
-	for (pct = 0; pct < 100 + ARRAY_SIZE(pcts); pct++) {
-		unsigned int p = pct < 100 ? pct : pcts[pct - 100];
-
-		memcpy(v, in, n * sizeof(*v));
-		unit_expect_u64(ref_percentile(sorted, n, p),
-				tb_percentile(v, n, p),
-				"%s: tb_percentile(pct=%u)", ctx, p);
-	}
 
 	check_sort(in, sorted, n, ctx);
 	for (i = 0; n && (x = pick(n, 0, i)) != SIZE_MAX; i++)
 		check_select(in, sorted, n, x, ctx);
-	for (i = 0; (x = pick(n, 3, i)) != SIZE_MAX; i++)
-		check_summarize(in, sorted, n, x, ctx);
 	for (i = 0; (x = pick(n, 3, i)) != SIZE_MAX; i++)
 		check_heap(in, sorted, n, x, ctx);
 

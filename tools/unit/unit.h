@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "heap.h"
+#include "hist.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -77,13 +78,18 @@ void unit_srand(u64 seed);
 u64 unit_rand(void);
 u64 *unit_alloc(size_t n);
 u64 *unit_dup(const u64 *v, size_t n);
+/*
+ * struct tb_hist is about 136 KiB, so never on the stack: a histogram
+ * from malloc(), poisoned before tb_hist_init() so that it must clear
+ * everything, and one fed @v[0..n-1]. The caller free()s them.
+ */
+struct tb_hist *unit_hist_alloc(void);
+struct tb_hist *unit_hist_of(const u64 *v, size_t n);
 
 /* References, independent of the code under test. */
 void ref_sort(u64 *v, size_t n);
 bool ref_same_multiset(const u64 *a, const u64 *b, size_t n);
 u64 ref_median(const u64 *sorted, size_t n);
-u64 ref_mean(const u64 *v, size_t n);
-u64 ref_percentile(const u64 *sorted, size_t n, unsigned int pct);
 
 /*
  * Shared checkers. @sorted is @in sorted ascending; @ctx prefixes the
@@ -92,11 +98,9 @@ u64 ref_percentile(const u64 *sorted, size_t n, unsigned int pct);
 void check_select(const u64 *in, const u64 *sorted, size_t n, size_t k,
 		  const char *ctx);
 void check_sort(const u64 *in, const u64 *sorted, size_t n, const char *ctx);
-void check_summarize(const u64 *in, const u64 *sorted, size_t n, size_t top,
-		     const char *ctx);
 void check_heap(const u64 *in, const u64 *sorted, size_t n, size_t size,
 		const char *ctx);
-/* All of the above and median, mean, max and percentiles against @in. */
+/* All of the above, and tb_median() and tb_max(), against @in. */
 void check_all(const u64 *in, size_t n, const char *ctx);
 
 #endif /* TB_UNIT_H */
