@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit suite of stats.c: selection, median, mean, maximum, percentile and
- * tb_summarize(), table-driven with hand-computed expectations, plus large
- * inputs of a few repeated values, the shape real samples have.
+ * KUnit suite of stats.c: selection, median and maximum, table-driven with
+ * hand-computed expectations, plus large inputs of a few repeated values,
+ * the shape real samples have. The tables' means are checked against the
+ * histogram's exact sum, which is where the module takes means from.
  */
 #include <linux/limits.h>
 #include <linux/slab.h>
 
+#include "../../hist.h"
 #include "tb_kunit.h"
 
 #define HALF	(U64_MAX / 2 + 1)
@@ -51,27 +53,31 @@ static const struct tb_summary_case tb_summary_cases[] = {
 
 KUNIT_ARRAY_PARAM_DESC(tb_summary, tb_summary_cases, name);
 
+/* The mean of @v, as the module takes it: from a histogram's exact sum. */
+static void tb_expect_hist_mean(struct kunit *test, const u64 *v, size_t n,
+				u64 mean, u64 max)
+{
+	struct tb_hist *h = kunit_kmalloc(test, sizeof(*h), GFP_KERNEL);
+	size_t i;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, h);
+	tb_hist_init(h);
+	for (i = 0; i < n; i++)
+		tb_hist_add(h, v[i]);
+	KUNIT_EXPECT_EQ(test, tb_hist_mean(h).whole, mean);
+	KUNIT_EXPECT_EQ(test, h->max, max);
+}
+
 static void tb_median_mean_max_test(struct kunit *test)
 {
 	const struct tb_summary_case *c = test->param_value;
 	u64 *v = tb_kunit_dup(test, c->v, c->n);
-	struct tb_summary s;
 
 	KUNIT_EXPECT_EQ(test, tb_median(v, c->n), c->median);
 	KUNIT_EXPECT_TRUE_MSG(test, tb_kunit_same_values(test, v, c->v, c->n),
 			      "tb_median() lost or changed values");
-	KUNIT_EXPECT_EQ(test, tb_mean(c->v, c->n), c->mean);
 	KUNIT_EXPECT_EQ(test, tb_max(c->v, c->n), c->max);
-
-	v = tb_kunit_dup(test, c->v, c->n);
-	memset(&s, 0xa5, sizeof(s));
-	tb_summarize(v, c->n, 1, &s);
-	KUNIT_EXPECT_EQ(test, s.median, c->median);
-	KUNIT_EXPECT_EQ(test, s.mean, c->mean);
-	KUNIT_EXPECT_EQ(test, s.max, c->max);
-	if (c->n)
-		KUNIT_EXPECT_EQ_MSG(test, v[c->n - 1], c->max,
-				    "tb_summarize(top = 1) leaves the max last");
+	tb_expect_hist_mean(test, c->v, c->n, c->mean, c->max);
 }
 
 struct tb_select_case {
@@ -110,118 +116,6 @@ static void tb_select_test(struct kunit *test)
 				 c->n, c->k);
 }
 
-struct tb_percentile_case {
-	const char *name;
-	const u64 *v;
-	size_t n;
-	unsigned int pct;
-	u64 expected;
-};
-
-/* The examples of the nearest-rank method in Wikipedia's "Percentile". */
-#define WIKI5	TB_SAMPLES(40, 15, 50, 35, 20)
-#define WIKI10	TB_SAMPLES(16, 8, 3, 20, 10, 6, 15, 8, 13, 7)
-
-static const struct tb_percentile_case tb_percentile_cases[] = {
-	{ "pct 0 clamps to 1", WIKI5, 0, 15 },
-	{ "pct 5", WIKI5, 5, 15 },
-	{ "pct 30", WIKI5, 30, 20 },
-	{ "pct 40, exact rank", WIKI5, 40, 20 },
-	{ "pct 50", WIKI5, 50, 35 },
-	{ "pct 100", WIKI5, 100, 50 },
-	{ "pct 101 clamps to 100", WIKI5, 101, 50 },
-	{ "pct UINT_MAX clamps to 100", WIKI5, UINT_MAX, 50 },
-	{ "n = 10, pct 25", WIKI10, 25, 7 },
-	{ "n = 10, pct 50", WIKI10, 50, 8 },
-	{ "n = 10, pct 75", WIKI10, 75, 15 },
-	{ "n = 10, pct 90", WIKI10, 90, 16 },
-	{ "n = 10, pct 91", WIKI10, 91, 20 },
-	{ "n = 0", NULL, 0, 50, 0 },
-	{ "n = 1, pct 1", TB_SAMPLES(42), 1, 42 },
-	{ "n = 2, pct 50", TB_SAMPLES(9, 1), 50, 1 },
-	{ "n = 2, pct 51", TB_SAMPLES(9, 1), 51, 9 },
-	{ "n = 3, pct 33", TB_SAMPLES(U64_MAX, 0, U64_MAX - 1), 33, 0 },
-	{ "n = 3, pct 34", TB_SAMPLES(U64_MAX, 0, U64_MAX - 1), 34,
-	  U64_MAX - 1 },
-	{ "n = 3, pct 67", TB_SAMPLES(U64_MAX, 0, U64_MAX - 1), 67, U64_MAX },
-	{ "duplicates, pct 33", TB_SAMPLES(5, 5, 1, 5, 1, 5), 33, 1 },
-	{ "duplicates, pct 50", TB_SAMPLES(5, 5, 1, 5, 1, 5), 50, 5 },
-};
-
-KUNIT_ARRAY_PARAM_DESC(tb_percentile, tb_percentile_cases, name);
-
-static void tb_percentile_test(struct kunit *test)
-{
-	const struct tb_percentile_case *c = test->param_value;
-	u64 *v = tb_kunit_dup(test, c->v, c->n);
-
-	KUNIT_EXPECT_EQ(test, tb_percentile(v, c->n, c->pct), c->expected);
-	KUNIT_EXPECT_TRUE_MSG(test, tb_kunit_same_values(test, v, c->v, c->n),
-			      "tb_percentile() lost or changed values");
-}
-
-struct tb_summarize_case {
-	const char *name;
-	const u64 *v;
-	size_t n;
-	u64 median, mean, max;
-	size_t top;
-	const u64 *kept;	/* expected in v[n - top..n - 1] */
-	size_t nr_kept;
-};
-
-static const u64 seven[] = { 5, 1, 9, 3, 7, 2, 15 };
-static const u64 six[] = { 10, 2, 40, 6, 40, 1 };
-
-#define SEVEN	.v = seven, .n = ARRAY_SIZE(seven),			\
-		.median = 5, .mean = 6, .max = 15
-#define SIX	.v = six, .n = ARRAY_SIZE(six),				\
-		.median = 8, .mean = 16, .max = 40
-#define KEPT(...)	TB_U64S(kept, nr_kept, __VA_ARGS__)
-
-static const struct tb_summarize_case tb_summarize_cases[] = {
-	{ "top 0", SEVEN, .top = 0, .kept = NULL, .nr_kept = 0 },
-	{ "top 1", SEVEN, .top = 1, KEPT(15) },
-	{ "top 2, within the upper half", SEVEN, .top = 2, KEPT(9, 15) },
-	{ "top n - n/2, the upper half", SEVEN, .top = 4, KEPT(5, 7, 9, 15) },
-	{ "top n - n/2 + 1, beyond the upper half", SEVEN, .top = 5,
-	  KEPT(3, 5, 7, 9, 15) },
-	{ "top n", SEVEN, .top = 7, KEPT(1, 2, 3, 5, 7, 9, 15) },
-	{ "top SIZE_MAX", SEVEN, .top = SIZE_MAX, KEPT(1, 2, 3, 5, 7, 9, 15) },
-	{ "even n, top 2, duplicates", SIX, .top = 2, KEPT(40, 40) },
-	{ "even n, top n/2", SIX, .top = 3, KEPT(10, 40, 40) },
-	{ "even n, top n/2 + 1", SIX, .top = 4, KEPT(6, 10, 40, 40) },
-	{ "n = 0", NULL, 0, 0, 0, 0, .top = 3, .kept = NULL, .nr_kept = 0 },
-	{ "n = 1, top larger than n", TB_SAMPLES(7), 7, 7, 7, .top = 5,
-	  KEPT(7) },
-	{ "n = 2, top 1, U64_MAX", TB_SAMPLES(U64_MAX, 1), HALF, HALF, U64_MAX,
-	  .top = 1, KEPT(U64_MAX) },
-};
-
-KUNIT_ARRAY_PARAM_DESC(tb_summarize, tb_summarize_cases, name);
-
-static void tb_summarize_test(struct kunit *test)
-{
-	const struct tb_summarize_case *c = test->param_value;
-	u64 *v = tb_kunit_dup(test, c->v, c->n);
-	struct tb_summary s;
-
-	KUNIT_ASSERT_LE_MSG(test, c->nr_kept, c->n, "bad table row");
-	memset(&s, 0xa5, sizeof(s));
-	tb_summarize(v, c->n, c->top, &s);
-	KUNIT_EXPECT_EQ(test, s.median, c->median);
-	KUNIT_EXPECT_EQ(test, s.mean, c->mean);
-	KUNIT_EXPECT_EQ(test, s.max, c->max);
-	KUNIT_EXPECT_TRUE_MSG(test,
-			      tb_kunit_same_values(test, v + c->n - c->nr_kept,
-						   c->kept, c->nr_kept),
-			      "v[n - %zu..n - 1] are not the largest values",
-			      c->nr_kept);
-	KUNIT_EXPECT_TRUE_MSG(test, tb_kunit_same_values(test, v, c->v, c->n),
-			      "tb_summarize() lost or changed values");
-}
-
-/* @nr_a copies of @a and n - nr_a of @b, in an order of a fixed shuffle. */
 struct tb_big_case {
 	const char *name;
 	size_t n, nr_a;
@@ -249,7 +143,6 @@ static void tb_big_test(struct kunit *test)
 {
 	const struct tb_big_case *c = test->param_value;
 	u64 *in, *v, *sorted, state = 0x9e3779b97f4a7c15ULL;
-	struct tb_summary s;
 	size_t i;
 
 	in = kunit_kmalloc_array(test, c->n, sizeof(*in), GFP_KERNEL);
@@ -270,13 +163,8 @@ static void tb_big_test(struct kunit *test)
 
 	v = tb_kunit_dup(test, in, c->n);
 	KUNIT_EXPECT_EQ(test, tb_median(v, c->n), c->median);
-	KUNIT_EXPECT_EQ(test, tb_mean(in, c->n), c->mean);
 	KUNIT_EXPECT_EQ(test, tb_max(in, c->n), c->max);
-	v = tb_kunit_dup(test, in, c->n);
-	tb_summarize(v, c->n, 10, &s);
-	KUNIT_EXPECT_EQ(test, s.median, c->median);
-	KUNIT_EXPECT_EQ(test, s.mean, c->mean);
-	KUNIT_EXPECT_EQ(test, s.max, c->max);
+	tb_expect_hist_mean(test, in, c->n, c->mean, c->max);
 	v = tb_kunit_dup(test, in, c->n);
 	sorted = tb_kunit_sorted(test, in, c->n);
 	KUNIT_EXPECT_EQ(test, tb_select(v, c->n, c->n / 3), sorted[c->n / 3]);
@@ -286,8 +174,6 @@ static void tb_big_test(struct kunit *test)
 static struct kunit_case tb_stats_test_cases[] = {
 	KUNIT_CASE_PARAM(tb_median_mean_max_test, tb_summary_gen_params),
 	KUNIT_CASE_PARAM(tb_select_test, tb_select_gen_params),
-	KUNIT_CASE_PARAM(tb_percentile_test, tb_percentile_gen_params),
-	KUNIT_CASE_PARAM(tb_summarize_test, tb_summarize_gen_params),
 	KUNIT_CASE_PARAM(tb_big_test, tb_big_gen_params),
 	{}
 };
