@@ -55,18 +55,27 @@ u64 tb_hist_bucket_high(unsigned int b)
 	return tb_hist_bucket_low(b) + ((1ULL << tb_hist_shift(b)) - 1);
 }
 
+void tb_hist_add_totals(struct tb_hist *h, const struct tb_hist_totals *t)
+{
+	h->nr += t->nr;
+	tb_u128_add128(&h->sum, t->sum);
+	if (t->min < h->min)
+		h->min = t->min;
+	if (t->max > h->max)
+		h->max = t->max;
+}
+
 void tb_hist_merge(struct tb_hist *dst, const struct tb_hist *src)
 {
 	unsigned int b;
 
+	const struct tb_hist_totals totals = {
+		.nr = src->nr, .min = src->min, .max = src->max, .sum = src->sum,
+	};
+
 	for (b = 0; b < TB_HIST_BUCKETS; b++)
 		dst->count[b] += src->count[b];
-	dst->nr += src->nr;
-	tb_u128_add128(&dst->sum, src->sum);
-	if (src->min < dst->min)
-		dst->min = src->min;
-	if (src->max > dst->max)
-		dst->max = src->max;
+	tb_hist_add_totals(dst, &totals);
 }
 
 u64 tb_hist_rank(const struct tb_hist *h, u64 rank)

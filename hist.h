@@ -76,6 +76,35 @@ static inline void tb_hist_add(struct tb_hist *h, u64 v)
 		h->max = v;
 }
 
+/* What tb_hist_add() records beside the buckets; see tb_hist_feed(). */
+struct tb_hist_totals {
+	u64 nr;
+	u64 min;
+	u64 max;
+	struct tb_u128 sum;
+};
+
+#define TB_HIST_TOTALS_INIT	{ .min = U64_MAX }
+
+/*
+ * tb_hist_add() for a tight loop: the totals go to @t, a local variable
+ * of the caller that the compiler can keep in registers, where through @h
+ * every bucket store could have changed them. The loop ends with
+ * tb_hist_add_totals(h, t).
+ */
+static inline void tb_hist_feed(struct tb_hist *h, struct tb_hist_totals *t,
+				u64 v)
+{
+	h->count[tb_hist_bucket(v)]++;
+	t->nr++;
+	tb_u128_add(&t->sum, v);
+	if (v < t->min)
+		t->min = v;
+	if (v > t->max)
+		t->max = v;
+}
+
+void tb_hist_add_totals(struct tb_hist *h, const struct tb_hist_totals *t);
 void tb_hist_init(struct tb_hist *h);
 /* Smallest and largest value that falls into bucket @b. */
 u64 tb_hist_bucket_low(unsigned int b);

@@ -406,6 +406,18 @@ static const struct merge_case merge_cases[] = {
 	  5, 2, U64_MAX, { 3, U64_MAX - 1 } },
 };
 
+/* Feed @v[0..n-1] into @h as tracerbench.c's sampling loop does. */
+static void feed_hist(struct tb_hist *h, const u64 *v, size_t n)
+{
+	struct tb_hist_totals totals = TB_HIST_TOTALS_INIT;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		tb_hist_feed(h, &totals, v[i]);
+	unit_expect_u64(n, totals.nr, "tb_hist_feed() totals nr");
+	tb_hist_add_totals(h, &totals);
+}
+
 static void run_merge_case(const struct merge_case *c)
 {
 	u64 *all = unit_alloc(c->na + c->nb);
@@ -427,6 +439,12 @@ static void run_merge_case(const struct merge_case *c)
 	unit_expect_u128(c->sum, dst->sum, "sum");
 	check_hist_equal(whole, dst, "merged vs fed everything");
 	check_hist_equal(src_copy, src, "source after the merge");
+	free(whole);
+
+	/* the second part fed as a sampling loop feeds it, totals aside */
+	whole = unit_hist_of(c->a, c->na);
+	feed_hist(whole, c->b, c->nb);
+	check_hist_equal(dst, whole, "tb_hist_feed() and tb_hist_add_totals()");
 	free(whole);
 	free(src_copy);
 	free(src);
