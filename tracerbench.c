@@ -341,10 +341,21 @@ static int tb_calibrate(bool work, u64 *samples, u64 *overhead)
 	return 0;
 }
 
-/* Record @n timings of @prim less @overhead, saturating at 0. */
-static int tb_sample(enum tb_prim prim, bool work, u64 overhead, u64 n,
-		     struct tb_hist *hist, struct tb_heap *heap)
+/*
+ * Record @n timings of @prim less @overhead, saturating at 0. Inlined for
+ * each primitive and work setting, so that the loop holds no switch; the
+ * histogram's totals and the least sample the heap would take stay in
+ * locals, which bucket stores cannot be taken to change.
+ */
+static __always_inline int tb_sample_loop(enum tb_prim prim, bool work,
+					  u64 overhead, u64 n,
+					  struct tb_hist *hist,
+					  struct tb_heap *heap)
 {
+	struct tb_hist_totals totals = TB_HIST_TOTALS_INIT;
+	bool heap_full = heap->nr == heap->size;
+	u64 heap_min = tb_heap_min(heap);
+	int err = 0;
 	u64 i;
 
 	tb_warm_up(prim, work);
@@ -352,12 +363,43 @@ static int tb_sample(enum tb_prim prim, bool work, u64 overhead, u64 n,
 		u64 cycles = tb_time_one(prim, work);
 		u64 sample = cycles > overhead ? cycles - overhead : 0;
 
-		tb_hist_add(hist, sample);
-		tb_heap_offer(heap, sample);
-		if (tb_checkpoint(i))
-			return -EINTR;
+		tb_hist_feed(hist, &totals, sample);
+		if (!heap_full || sample > heap_min) {
+			tb_heap_offer(heap, sample);
+			heap_full = heap->nr == heap->size;
+			heap_min = tb_heap_min(heap);
+		}
+		if (tb_checkpoint(i)) {
+			err = -EINTR;
+			break;
+		}
 	}
-	return 0;
+	tb_hist_add_totals(hist, &totals);
+	return err;
+}
+
+/* The loop for one constant primitive, with or without work. */
+static __always_inline int tb_sample_prim(enum tb_prim prim, bool work,
+					  u64 overhead, u64 n,
+					  struct tb_hist *hist,
+					  struct tb_heap *heap)
+{
+	if (work)
+		return tb_sample_loop(prim, true, overhead, n, hist, heap);
+	return tb_sample_loop(prim, false, overhead, n, hist, heap);
+}
+
+static int tb_sample(enum tb_prim prim, bool work, u64 overhead, u64 n,
+		     struct tb_hist *hist, struct tb_heap *heap)
+{
+	switch (prim) {
+	case TB_IRQ:
+		return tb_sample_prim(TB_IRQ, work, overhead, n, hist, heap);
+	case TB_PREEMPT:
+		return tb_sample_prim(TB_PREEMPT, work, overhead, n, hist, heap);
+	default:
+		return tb_sample_prim(TB_IRQ_SAVE, work, overhead, n, hist, heap);
+	}
 }
 
 static void tb_describe(const struct tb_hist *hist, struct tb_cpu_result *res)
