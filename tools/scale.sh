@@ -8,25 +8,42 @@
 # sampled every 0.2 s, so a peak shorter than that can be missed).
 #
 #   tools/scale.sh [--kernel LABEL] [SAMPLES...]
+#   tools/scale.sh [--kernel LABEL] --against REV [--rounds N] [SAMPLES]
 #
 # LABEL is a kernel of tools/lib.sh (default 6.12); SAMPLES default to
 # 10^5 10^6 10^7 10^8 per CPU. The 10^8 run takes a few minutes.
+#
+# With --against, the module as built from git revision REV and this one
+# are loaded in turn in the same boot, N rounds (default 3) of one
+# benchmark of SAMPLES (default 10^6) each, timed by the guest's wall
+# clock; it prints each round and the ratio of the medians.
 set -u
 . "$(dirname "$0")/lib.sh"
 
 usage()
 {
 	echo "usage: tools/scale.sh [--kernel LABEL] [SAMPLES...]" >&2
+	echo "       tools/scale.sh [--kernel LABEL] --against REV [--rounds N] [SAMPLES]" >&2
 	exit 2
 }
 
-k=6.12
-if [ "${1:-}" = --kernel ]; then
-	[ $# -ge 2 ] || usage
-	k=$2
-	shift 2
+k=6.12 against= rounds=3
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel)	[ $# -ge 2 ] || usage; k=$2; shift 2 ;;
+	--against)	[ $# -ge 2 ] || usage; against=$2; shift 2 ;;
+	--rounds)	[ $# -ge 2 ] || usage; rounds=$2; shift 2 ;;
+	--*)		usage ;;
+	*)		break ;;
+	esac
+done
+[[ $rounds =~ ^[1-9][0-9]?$ ]] || usage
+if [ -n "$against" ]; then
+	sizes=${*:-1000000}
+	[ $# -le 1 ] || usage
+else
+	sizes=${*:-100000 1000000 10000000 100000000}
 fi
-sizes=${*:-100000 1000000 10000000 100000000}
 for n in $sizes; do
 	[[ $n =~ ^[1-9][0-9]{0,11}$ ]] || usage
 done
@@ -43,6 +60,54 @@ if ! tb_build_module "$k"; then
 	cat "$TB_OUT/build-$k/build.log" >&2
 	exit 1
 fi
+
+# build_against: the module of revision $against, as $TB_OUT/against/against.ko
+build_against()
+{
+	local dir=$TB_OUT/against
+
+	rm -rf "$dir" && mkdir -p "$dir" || return 1
+	git -C "$TB_TOP" archive "$against" | tar -x -C "$dir" || return 1
+	make -C "$(tb_kdir "$k")" M="$dir" modules >"$dir/build.log" 2>&1 ||
+		{ cat "$dir/build.log" >&2; return 1; }
+	mv "$dir/tracerbench.ko" "$dir/against.ko"
+}
+
+if [ -n "$against" ]; then
+	build_against || exit 1
+	tb_make_initramfs "$k" "$TB_OUT/initrd-speed.cpio.gz" "$(tb_module "$k")" \
+		"$TB_OUT/against/against.ko" || exit 1
+	out=$TB_OUT/speed-$k
+	TB_CPUS=2 TB_MEM=256M tb_boot "$k" "$TB_OUT/initrd-speed.cpio.gz" \
+		speed 3600 "$out" "tb.speed_samples=$sizes" "tb.rounds=$rounds"
+	if grep -q '^not ok' "$out.ktap" || ! grep -q '^1\.\.' "$out.ktap"; then
+		cat "$out.ktap" >&2
+		echo "tracerbench: the guest failed; see $out.console" >&2
+		exit 1
+	fi
+	echo "tracerbench: one benchmark of $sizes samples per CPU, in turns, on $k,"
+	echo "QEMU TCG, 2 CPUs, 256 MiB; wall-clock seconds per run"
+	echo
+	sed -n 's/^# speed //p' "$out.ktap" | awk -v rev="$against" '
+		{ t = $3 - $2; if ($1 == "against") a[++na] = t; else b[++nb] = t }
+		function median(v, n,   i, j, x) {
+			for (i = 2; i <= n; i++)
+				for (j = i; j > 1 && v[j - 1] > v[j]; j--) {
+					x = v[j]; v[j] = v[j - 1]; v[j - 1] = x
+				}
+			return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+		}
+		END {
+			printf "%-8s %14s %14s\n", "round", rev, "this tree"
+			for (i = 1; i <= na; i++)
+				printf "%-8d %14.3f %14.3f\n", i, a[i], b[i]
+			ma = median(a, na); mb = median(b, nb)
+			printf "%-8s %14.3f %14.3f\n", "median", ma, mb
+			printf "\nthis tree takes %.2f of the time of %s\n", mb / ma, rev
+		}'
+	exit 0
+fi
+
 tb_make_initramfs "$k" "$TB_OUT/initrd-scale.cpio.gz" || exit 1
 out=$TB_OUT/scale-$k
 TB_CPUS=2 TB_MEM=256M tb_boot "$k" "$TB_OUT/initrd-scale.cpio.gz" scale \
