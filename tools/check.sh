@@ -29,17 +29,6 @@ set -u
 passed=0
 failed=0
 
-result()
-{
-	if [ "$1" -eq 0 ]; then
-		passed=$((passed + 1))
-		echo "ok - $2"
-	else
-		failed=$((failed + 1))
-		echo "not ok - $2"
-	fi
-}
-
 # Count a test program's "N passed, N failed" line; none is one failure.
 collect_summary()
 {

@@ -1,8 +1,22 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# Shared by check.sh and run.sh: packages, target kernels, module builds,
-# initramfs images and QEMU boots. Source it; it defines functions only.
+# Shared by the scripts in tools/: results, packages, target kernels, module
+# builds, initramfs images and QEMU boots. Source it; it sets variables and
+# defines functions, and runs nothing.
 
 TB_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# result STATUS NAME: print one result, "ok - NAME" for a status of 0, and
+# count it in the caller's passed and failed.
+result()
+{
+	if [ "$1" -eq 0 ]; then
+		passed=$((passed + 1))
+		echo "ok - $2"
+	else
+		failed=$((failed + 1))
+		echo "not ok - $2"
+	fi
+}
 TB_OUT=${TB_OUT:-$TB_TOP/.out}
 
 # Target kernels by label. Meta-packages keep image and headers in step.

@@ -19,17 +19,6 @@ set -u
 passed=0
 failed=0
 
-result()
-{
-	if [ "$1" -eq 0 ]; then
-		passed=$((passed + 1))
-		echo "ok - $2"
-	else
-		failed=$((failed + 1))
-		echo "not ok - $2"
-	fi
-}
-
 # Every C source and header of the tree, build products left out.
 c_sources()
 {
