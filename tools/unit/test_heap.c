@@ -20,7 +20,7 @@ struct heap_case {
 static const struct heap_case heap_cases[] = {
 	{
 		.name = "size 0 heap ignores offers",
-		SAMPLES(5, 6, U64_MAX), .size = 0,
+		TB_SAMPLES(5, 6, U64_MAX), .size = 0,
 		.kept = NULL, .nr_kept = 0, .min = 0,
 	}, {
 		.name = "tb_heap_min of an empty heap is 0",
@@ -28,52 +28,52 @@ static const struct heap_case heap_cases[] = {
 		.kept = NULL, .nr_kept = 0, .min = 0,
 	}, {
 		.name = "fewer offers than size",
-		SAMPLES(5, 1, 3), .size = 4,
-		U64_ARRAY(kept, nr_kept, 1, 3, 5), .min = 1,
+		TB_SAMPLES(5, 1, 3), .size = 4,
+		TB_U64S(kept, nr_kept, 1, 3, 5), .min = 1,
 	}, {
 		.name = "as many offers as size",
-		SAMPLES(5, 1, 3), .size = 3,
-		U64_ARRAY(kept, nr_kept, 1, 3, 5), .min = 1,
+		TB_SAMPLES(5, 1, 3), .size = 3,
+		TB_U64S(kept, nr_kept, 1, 3, 5), .min = 1,
 	}, {
 		.name = "keeps the size largest",
-		SAMPLES(5, 1, 9, 3, 7, 2), .size = 3,
-		U64_ARRAY(kept, nr_kept, 5, 7, 9), .min = 5,
+		TB_SAMPLES(5, 1, 9, 3, 7, 2), .size = 3,
+		TB_U64S(kept, nr_kept, 5, 7, 9), .min = 5,
 	}, {
 		.name = "size 1 keeps the maximum",
-		SAMPLES(4, 8, 2, 8, 6), .size = 1,
-		U64_ARRAY(kept, nr_kept, 8), .min = 8,
+		TB_SAMPLES(4, 8, 2, 8, 6), .size = 1,
+		TB_U64S(kept, nr_kept, 8), .min = 8,
 	}, {
 		.name = "ascending offers",
-		SAMPLES(1, 2, 3, 4, 5, 6, 7, 8), .size = 3,
-		U64_ARRAY(kept, nr_kept, 6, 7, 8), .min = 6,
+		TB_SAMPLES(1, 2, 3, 4, 5, 6, 7, 8), .size = 3,
+		TB_U64S(kept, nr_kept, 6, 7, 8), .min = 6,
 	}, {
 		.name = "descending offers",
-		SAMPLES(8, 7, 6, 5, 4, 3, 2, 1), .size = 3,
-		U64_ARRAY(kept, nr_kept, 6, 7, 8), .min = 6,
+		TB_SAMPLES(8, 7, 6, 5, 4, 3, 2, 1), .size = 3,
+		TB_U64S(kept, nr_kept, 6, 7, 8), .min = 6,
 	}, {
 		.name = "larger values after the heap is full",
-		SAMPLES(10, 20, 30, 5, 25, 15, 35), .size = 3,
-		U64_ARRAY(kept, nr_kept, 25, 30, 35), .min = 25,
+		TB_SAMPLES(10, 20, 30, 5, 25, 15, 35), .size = 3,
+		TB_U64S(kept, nr_kept, 25, 30, 35), .min = 25,
 	}, {
 		.name = "duplicates",
-		SAMPLES(4, 1, 4, 4, 2, 4), .size = 3,
-		U64_ARRAY(kept, nr_kept, 4, 4, 4), .min = 4,
+		TB_SAMPLES(4, 1, 4, 4, 2, 4), .size = 3,
+		TB_U64S(kept, nr_kept, 4, 4, 4), .min = 4,
 	}, {
 		.name = "ties with the minimum",
-		SAMPLES(3, 3, 3, 3, 5), .size = 2,
-		U64_ARRAY(kept, nr_kept, 3, 5), .min = 3,
+		TB_SAMPLES(3, 3, 3, 3, 5), .size = 2,
+		TB_U64S(kept, nr_kept, 3, 5), .min = 3,
 	}, {
 		.name = "zeros are retained",
-		SAMPLES(0, 0, 0), .size = 2,
-		U64_ARRAY(kept, nr_kept, 0, 0), .min = 0,
+		TB_SAMPLES(0, 0, 0), .size = 2,
+		TB_U64S(kept, nr_kept, 0, 0), .min = 0,
 	}, {
 		.name = "values near U64_MAX",
-		SAMPLES(U64_MAX, 0, U64_MAX - 1, U64_MAX), .size = 2,
-		U64_ARRAY(kept, nr_kept, U64_MAX, U64_MAX), .min = U64_MAX,
+		TB_SAMPLES(U64_MAX, 0, U64_MAX - 1, U64_MAX), .size = 2,
+		TB_U64S(kept, nr_kept, U64_MAX, U64_MAX), .min = U64_MAX,
 	}, {
 		.name = "heap larger than the offers",
-		SAMPLES(U64_MAX - 1, 2), .size = 100,
-		U64_ARRAY(kept, nr_kept, 2, U64_MAX - 1), .min = 2,
+		TB_SAMPLES(U64_MAX - 1, 2), .size = 100,
+		TB_U64S(kept, nr_kept, 2, U64_MAX - 1), .min = 2,
 	},
 };
 
@@ -114,35 +114,34 @@ static const struct sort_case sort_cases[] = {
 		.sorted = NULL, .nr_sorted = 0,
 	}, {
 		.name = "n = 1",
-		SAMPLES(5), U64_ARRAY(sorted, nr_sorted, 5),
+		TB_SAMPLES(5), TB_U64S(sorted, nr_sorted, 5),
 	}, {
 		.name = "n = 2",
-		SAMPLES(2, 1), U64_ARRAY(sorted, nr_sorted, 1, 2),
+		TB_SAMPLES(2, 1), TB_U64S(sorted, nr_sorted, 1, 2),
 	}, {
 		.name = "sorted",
-		SAMPLES(1, 2, 3, 4, 5),
-		U64_ARRAY(sorted, nr_sorted, 1, 2, 3, 4, 5),
+		TB_SAMPLES(1, 2, 3, 4, 5),
+		TB_U64S(sorted, nr_sorted, 1, 2, 3, 4, 5),
 	}, {
 		.name = "reversed",
-		SAMPLES(6, 5, 4, 3, 2, 1),
-		U64_ARRAY(sorted, nr_sorted, 1, 2, 3, 4, 5, 6),
+		TB_SAMPLES(6, 5, 4, 3, 2, 1),
+		TB_U64S(sorted, nr_sorted, 1, 2, 3, 4, 5, 6),
 	}, {
 		.name = "organ pipe",
-		SAMPLES(1, 3, 5, 7, 6, 4, 2),
-		U64_ARRAY(sorted, nr_sorted, 1, 2, 3, 4, 5, 6, 7),
+		TB_SAMPLES(1, 3, 5, 7, 6, 4, 2),
+		TB_U64S(sorted, nr_sorted, 1, 2, 3, 4, 5, 6, 7),
 	}, {
 		.name = "many duplicates",
-		SAMPLES(3, 1, 3, 1, 2, 3, 3, 1),
-		U64_ARRAY(sorted, nr_sorted, 1, 1, 1, 2, 3, 3, 3, 3),
+		TB_SAMPLES(3, 1, 3, 1, 2, 3, 3, 1),
+		TB_U64S(sorted, nr_sorted, 1, 1, 1, 2, 3, 3, 3, 3),
 	}, {
 		.name = "all equal",
-		SAMPLES(7, 7, 7, 7),
-		U64_ARRAY(sorted, nr_sorted, 7, 7, 7, 7),
+		TB_SAMPLES(7, 7, 7, 7),
+		TB_U64S(sorted, nr_sorted, 7, 7, 7, 7),
 	}, {
 		.name = "extremes",
-		SAMPLES(U64_MAX, 0, U64_MAX - 1, 1, U64_MAX),
-		U64_ARRAY(sorted, nr_sorted, 0, 1, U64_MAX - 1, U64_MAX,
-			  U64_MAX),
+		TB_SAMPLES(U64_MAX, 0, U64_MAX - 1, 1, U64_MAX),
+		TB_U64S(sorted, nr_sorted, 0, 1, U64_MAX - 1, U64_MAX, U64_MAX),
 	},
 };
 

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Shared by the host unit tests (tools/unit/, through its kernel shim)
+ * and the KUnit suites (tools/kunit/), for tables of cases both can run.
+ */
+#ifndef TB_CASES_H
+#define TB_CASES_H
+
+#include <linux/limits.h>
+#include <linux/stddef.h>
+#include <linux/types.h>
+
+/*
+ * Designated initializers of a u64 array member and its length member, so
+ * that a table row names its values once.
+ */
+#define TB_U64S(ptr, len, ...)					\
+	.ptr = (const u64[]){ __VA_ARGS__ },			\
+	.len = sizeof((const u64[]){ __VA_ARGS__ }) / sizeof(u64)
+#define TB_SAMPLES(...)		TB_U64S(v, n, __VA_ARGS__)
+
+#endif /* TB_CASES_H */
