@@ -133,16 +133,19 @@ tb_version()
 }
 
 # Build the KUnit module, tools/kunit/, for kernel $1 (one with
-# CONFIG_KUNIT) at W=1 with sparse, beside a staged copy of the sources it
-# #includes; the log is tb_kunit_log $1. Fails on any warning.
+# CONFIG_KUNIT) at W=1 with sparse, beside a staged copy of the sources and
+# of the case tables, tools/cases/, it #includes; the log is tb_kunit_log
+# $1. Fails on any warning.
 tb_build_kunit()
 {
 	local dir=$TB_OUT/kunit-$1
 
-	rm -rf "$dir" && mkdir -p "$dir/tools/kunit" || return 1
+	rm -rf "$dir" && mkdir -p "$dir/tools/kunit" "$dir/tools/cases" ||
+		return 1
 	make -s -C "$TB_TOP" stage DEST="$dir" &&
 		cp "$TB_TOP"/tools/kunit/Kbuild "$TB_TOP"/tools/kunit/*.[ch] \
-			"$dir/tools/kunit/" || return 1
+			"$dir/tools/kunit/" &&
+		cp "$TB_TOP"/tools/cases/*.h "$dir/tools/cases/" || return 1
 	make -C "$(tb_kdir "$1")" M="$dir/tools/kunit" W=1 C=2 modules \
 		>"$dir/build.log" 2>&1 || return 1
 	! grep -Eqi 'warning|error' "$dir/build.log"

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Shared by the KUnit suites of tracerbench's pure helpers: table helpers
- * and checks that do not rely on the code under test.
+ * Shared by the KUnit suites of tracerbench's pure helpers: checks that do
+ * not rely on the code under test. The case tables the suites share with
+ * the host unit tests are in ../cases/.
  */
 #ifndef TB_KUNIT_H
 #define TB_KUNIT_H
@@ -10,15 +11,7 @@
 #include <linux/types.h>
 
 #include "../../heap.h"
-
-/*
- * Designated initializers of a u64 array member and its length member, so
- * that a table row names its values once.
- */
-#define TB_U64S(ptr, len, ...)					\
-	.ptr = (const u64[]){ __VA_ARGS__ },			\
-	.len = sizeof((const u64[]){ __VA_ARGS__ }) / sizeof(u64)
-#define TB_SAMPLES(...)		TB_U64S(v, n, __VA_ARGS__)
+#include "../cases/cases.h"		/* TB_U64S(), TB_SAMPLES() */
 
 /*
  * A copy of @v[0..n-1] in a buffer of exactly n entries, freed with the

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The few kernel definitions heap.c, stats.c and hist.c use, for building
- * them unchanged in user space. include/linux/{types,math64,bitops,string}.h
- * forward here.
+ * The few kernel definitions heap.c, stats.c, hist.c and the case tables
+ * in ../cases/ use, for building them unchanged in user space.
+ * include/linux/{types,limits,stddef,math64,bitops,string}.h forward here.
  */
 #ifndef TB_UNIT_SHIM_H
 #define TB_UNIT_SHIM_H

@@ -175,38 +175,38 @@ struct figures_case {
 static const struct figures_case figures_cases[] = {
 	{ "empty", (const u64[]){ 7 }, 0, U64_MAX, 0, { 0, 0 }, { 0, 0 },
 	  0, 0, 0, 0 },
-	{ "one 0", SAMPLES(0), 0, 0, { 0, 0 }, { 0, 0 }, 0, 0, 0, 0 },
-	{ "one 4095", SAMPLES(4095), 4095, 4095, { 0, 4095 }, { 4095, 0 },
+	{ "one 0", TB_SAMPLES(0), 0, 0, { 0, 0 }, { 0, 0 }, 0, 0, 0, 0 },
+	{ "one 4095", TB_SAMPLES(4095), 4095, 4095, { 0, 4095 }, { 4095, 0 },
 	  4095, 4095, 4095, 4095 },
-	{ "one 4096", SAMPLES(4096), 4096, 4096, { 0, 4096 }, { 4096, 0 },
+	{ "one 4096", TB_SAMPLES(4096), 4096, 4096, { 0, 4096 }, { 4096, 0 },
 	  4096, 4096, 4096, 4096 },
-	{ "one 5000, figures are its bucket's low", SAMPLES(5000), 5000, 5000,
-	  { 0, 5000 }, { 5000, 0 }, 4992, 4992, 4992, 4992 },
-	{ "n = 2, median rounds down", SAMPLES(5, 4), 4, 5, { 0, 9 },
+	{ "one 5000, figures are its bucket's low", TB_SAMPLES(5000),
+	  5000, 5000, { 0, 5000 }, { 5000, 0 }, 4992, 4992, 4992, 4992 },
+	{ "n = 2, median rounds down", TB_SAMPLES(5, 4), 4, 5, { 0, 9 },
 	  { 4, 500 }, 4, 4, 4, 5 },
-	{ "even n", SAMPLES(1, 2, 3, 4), 1, 4, { 0, 10 }, { 2, 500 },
+	{ "even n", TB_SAMPLES(1, 2, 3, 4), 1, 4, { 0, 10 }, { 2, 500 },
 	  2, 1, 2, 4 },
-	{ "odd n", SAMPLES(9, 1, 5), 1, 9, { 0, 15 }, { 5, 0 }, 5, 1, 5, 9 },
-	{ "mean 4/3 rounds down", SAMPLES(1, 1, 2), 1, 2, { 0, 4 }, { 1, 333 },
-	  1, 1, 1, 2 },
-	{ "mean 5/3 rounds down", SAMPLES(1, 2, 2), 1, 2, { 0, 5 }, { 1, 666 },
-	  2, 1, 2, 2 },
-	{ "0 and 4095", SAMPLES(0, 4095), 0, 4095, { 0, 4095 }, { 2047, 500 },
-	  2047, 0, 0, 4095 },
-	{ "4095 and 4096 straddle the exact range", SAMPLES(4096, 4095),
+	{ "odd n", TB_SAMPLES(9, 1, 5), 1, 9, { 0, 15 }, { 5, 0 }, 5, 1, 5, 9 },
+	{ "mean 4/3 rounds down", TB_SAMPLES(1, 1, 2), 1, 2, { 0, 4 },
+	  { 1, 333 }, 1, 1, 1, 2 },
+	{ "mean 5/3 rounds down", TB_SAMPLES(1, 2, 2), 1, 2, { 0, 5 },
+	  { 1, 666 }, 2, 1, 2, 2 },
+	{ "0 and 4095", TB_SAMPLES(0, 4095), 0, 4095, { 0, 4095 },
+	  { 2047, 500 }, 2047, 0, 0, 4095 },
+	{ "4095 and 4096 straddle the exact range", TB_SAMPLES(4096, 4095),
 	  4095, 4096, { 0, 8191 }, { 4095, 500 }, 4095, 4095, 4095, 4096 },
-	{ "5000 and 9000, two bucket widths", SAMPLES(5000, 9000), 5000, 9000,
-	  { 0, 14000 }, { 7000, 0 }, 6992, 4992, 4992, 8992 },
+	{ "5000 and 9000, two bucket widths", TB_SAMPLES(5000, 9000),
+	  5000, 9000, { 0, 14000 }, { 7000, 0 }, 6992, 4992, 4992, 8992 },
 	{ "U64_MAX twice: the sum carries, the mean is exact",
-	  SAMPLES(U64_MAX, U64_MAX), U64_MAX, U64_MAX, { 1, U64_MAX - 1 },
+	  TB_SAMPLES(U64_MAX, U64_MAX), U64_MAX, U64_MAX, { 1, U64_MAX - 1 },
 	  { U64_MAX, 0 }, LAST_LOW, LAST_LOW, LAST_LOW, LAST_LOW },
-	{ "U64_MAX - 1 and U64_MAX", SAMPLES(U64_MAX, U64_MAX - 1),
+	{ "U64_MAX - 1 and U64_MAX", TB_SAMPLES(U64_MAX, U64_MAX - 1),
 	  U64_MAX - 1, U64_MAX, { 1, U64_MAX - 2 }, { U64_MAX - 1, 500 },
 	  LAST_LOW, LAST_LOW, LAST_LOW, LAST_LOW },
-	{ "2^63, 2^63 and 1: the sum overflows 64 bits", SAMPLES(P63, 1, P63),
-	  1, P63, { 1, 1 }, { 6148914691236517205ULL, 666 },
-	  P63, 1, P63, P63 },
-	{ "0 and U64_MAX", SAMPLES(U64_MAX, 0), 0, U64_MAX, { 0, U64_MAX },
+	{ "2^63, 2^63 and 1: the sum overflows 64 bits",
+	  TB_SAMPLES(P63, 1, P63), 1, P63, { 1, 1 },
+	  { 6148914691236517205ULL, 666 }, P63, 1, P63, P63 },
+	{ "0 and U64_MAX", TB_SAMPLES(U64_MAX, 0), 0, U64_MAX, { 0, U64_MAX },
 	  { 9223372036854775807ULL, 500 }, 9205357638345293824ULL,
 	  0, 0, LAST_LOW },
 };
@@ -236,12 +236,12 @@ struct percentile_case {
 };
 
 /* The examples of the nearest-rank method in Wikipedia's "Percentile". */
-#define WIKI5	SAMPLES(40, 15, 50, 35, 20)
-#define WIKI10	SAMPLES(16, 8, 3, 20, 10, 6, 15, 8, 13, 7)
-#define WIDE	SAMPLES(1000000, 5000, 9000)
+#define WIKI5	TB_SAMPLES(40, 15, 50, 35, 20)
+#define WIKI10	TB_SAMPLES(16, 8, 3, 20, 10, 6, 15, 8, 13, 7)
+#define WIDE	TB_SAMPLES(1000000, 5000, 9000)
 /* at both ends of the exact range, so that a wrong rank shows */
-#define THREE	SAMPLES(4095, 0, 4094)
-#define DUPS	SAMPLES(5, 5, 1, 5, 1, 5)
+#define THREE	TB_SAMPLES(4095, 0, 4094)
+#define DUPS	TB_SAMPLES(5, 5, 1, 5, 1, 5)
 
 static const struct percentile_case percentile_cases[] = {
 	{ "1/100", WIKI5, 1, 100, 15 },
@@ -269,8 +269,8 @@ static const struct percentile_case percentile_cases[] = {
 	{ "n = 10, 91/100", WIKI10, 91, 100, 20 },
 	{ "n = 10, 100/100", WIKI10, 100, 100, 20 },
 	{ "empty", (const u64[]){ 7 }, 0, 50, 100, 0 },
-	{ "n = 1, 100/100", SAMPLES(42), 100, 100, 42 },
-	{ "n = 2, 51/100, rank 2", SAMPLES(9, 1), 51, 100, 9 },
+	{ "n = 1, 100/100", TB_SAMPLES(42), 100, 100, 42 },
+	{ "n = 2, 51/100, rank 2", TB_SAMPLES(9, 1), 51, 100, 9 },
 	{ "n = 3, 33/100, rank 1", THREE, 33, 100, 0 },
 	{ "n = 3, 34/100, rank 2", THREE, 34, 100, 4094 },
 	{ "n = 3, 66/100, rank 2", THREE, 66, 100, 4094 },
@@ -298,7 +298,7 @@ struct rank_case {
 	u64 rank, expected;
 };
 
-#define RANKS	SAMPLES(5000, 9, 1, 5)
+#define RANKS	TB_SAMPLES(5000, 9, 1, 5)
 
 static const struct rank_case rank_cases[] = {
 	{ "0 clamps to 1", RANKS, 0, 1 },
@@ -308,7 +308,7 @@ static const struct rank_case rank_cases[] = {
 	{ "4, a bucket's low", RANKS, 4, 4992 },
 	{ "n + 1 clamps to n", RANKS, 5, 4992 },
 	{ "U64_MAX clamps to n", RANKS, U64_MAX, 4992 },
-	{ "duplicates", SAMPLES(3, 3, 3, 8), 3, 3 },
+	{ "duplicates", TB_SAMPLES(3, 3, 3, 8), 3, 3 },
 	{ "empty", (const u64[]){ 7 }, 0, 1, 0 },
 	{ "empty, rank 0", (const u64[]){ 7 }, 0, 0, 0 },
 };
@@ -384,8 +384,8 @@ struct merge_case {
 	struct tb_u128 sum;	/* { hi, lo } */
 };
 
-#define A(...)	U64_ARRAY(a, na, __VA_ARGS__)
-#define B(...)	U64_ARRAY(b, nb, __VA_ARGS__)
+#define A(...)	TB_U64S(a, na, __VA_ARGS__)
+#define B(...)	TB_U64S(b, nb, __VA_ARGS__)
 
 static const struct merge_case merge_cases[] = {
 	{ "both non-empty", A(1, 5000, 7), B(3, 9000), 5, 1, 9000,

@@ -1,61 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Table-driven tests of stats.c with hand-computed expectations, plus inputs
- * built to drive tb_select() into its heapsort fallback. The tables' means
- * are the histogram's: stats.c has no mean, tb_hist_mean() replaced it.
+ * built to drive tb_select() into its heapsort fallback. The tables of
+ * hand-computed cases are shared with the KUnit suite:
+ * tools/cases/stats_cases.h. Their means are the histogram's: stats.c has
+ * no mean, tb_hist_mean() replaced it.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "unit.h"
-
-#define HALF	(U64_MAX / 2 + 1)
-
-/*
- * @median and @max are checked against tb_median() and tb_max(), @mean and
- * @max again against a histogram of @v (see check_hist_mean()).
- */
-struct summary_case {
-	const char *name;
-	const u64 *v;
-	size_t n;
-	u64 median, mean, max;
-};
-
-static const struct summary_case summary_cases[] = {
-	{ "n = 0", (const u64[]){ 9 }, 0, 0, 0, 0 },
-	{ "n = 1", SAMPLES(7), 7, 7, 7 },
-	{ "n = 1, U64_MAX", SAMPLES(U64_MAX), U64_MAX, U64_MAX, U64_MAX },
-	{ "n = 2", SAMPLES(3, 8), 5, 5, 8 },
-	{ "n = 2, reversed", SAMPLES(8, 3), 5, 5, 8 },
-	{ "n = 2, midpoint rounds down", SAMPLES(5, 4), 4, 4, 5 },
-	{ "odd n", SAMPLES(5, 1, 9, 3, 12), 5, 6, 12 },
-	{ "even n", SAMPLES(10, 2, 40, 6), 8, 14, 40 },
-	{ "all equal", SAMPLES(4, 4, 4, 4, 4, 4), 4, 4, 4 },
-	{ "all equal, odd n", SAMPLES(9, 9, 9), 9, 9, 9 },
-	{ "all zero", SAMPLES(0, 0, 0, 0), 0, 0, 0 },
-	{ "duplicates", SAMPLES(3, 1, 3, 3, 2, 1, 3), 3, 2, 3 },
-	{ "duplicates straddling the middle", SAMPLES(2, 2, 7, 7, 7, 2),
-	  4, 4, 7 },
-	{ "sorted", SAMPLES(1, 2, 3, 5, 8, 13, 21, 34), 6, 10, 34 },
-	{ "reversed", SAMPLES(34, 21, 13, 8, 5, 3, 2, 1), 6, 10, 34 },
-	{ "U64_MAX, U64_MAX, U64_MAX - 1",
-	  SAMPLES(U64_MAX, U64_MAX, U64_MAX - 1),
-	  U64_MAX, U64_MAX - 1, U64_MAX },
-	{ "U64_MAX and U64_MAX - 1", SAMPLES(U64_MAX, U64_MAX - 1),
-	  U64_MAX - 1, U64_MAX - 1, U64_MAX },
-	{ "U64_MAX and 0", SAMPLES(U64_MAX, 0), HALF - 1, HALF - 1, U64_MAX },
-	{ "U64_MAX and 1", SAMPLES(1, U64_MAX), HALF, HALF, U64_MAX },
-	{ "sum of two just overflows", SAMPLES(HALF, HALF), HALF, HALF, HALF },
-	{ "3 x U64_MAX - 1, the sum needs 66 bits",
-	  SAMPLES(U64_MAX - 1, U64_MAX - 1, U64_MAX - 1),
-	  U64_MAX - 1, U64_MAX - 1, U64_MAX - 1 },
-	{ "mean of U64_MAX, U64_MAX, 2", SAMPLES(U64_MAX, 2, U64_MAX),
-	  U64_MAX, 12297829382473034410ULL, U64_MAX },
-	{ "one outlier near U64_MAX", SAMPLES(3, U64_MAX, 1, 2),
-	  2, 4611686018427387905ULL, U64_MAX },
-};
+#include "../cases/stats_cases.h"
 
 /*
  * The histogram's sum is exact, so the whole part of its mean is the mean
@@ -70,7 +26,7 @@ static void check_hist_mean(const u64 *v, size_t n, u64 mean, u64 max)
 	free(h);
 }
 
-static void run_summary_case(const struct summary_case *c)
+static void run_summary_case(const struct tb_summary_case *c)
 {
 	u64 *v = unit_dup(c->v, c->n);
 
@@ -82,28 +38,7 @@ static void run_summary_case(const struct summary_case *c)
 	free(v);
 }
 
-/* @nr_a copies of @a and n - nr_a copies of @b, shuffled. */
-struct big_case {
-	const char *name;
-	size_t n, nr_a;
-	u64 a, b;
-	u64 median, mean, max;
-};
-
-static const struct big_case big_cases[] = {
-	{ "4096 x U64_MAX", 4096, 4096, U64_MAX, 0,
-	  U64_MAX, U64_MAX, U64_MAX },
-	{ "4095 x U64_MAX, 1 x U64_MAX - 1", 4096, 4095, U64_MAX, U64_MAX - 1,
-	  U64_MAX, U64_MAX - 1, U64_MAX },
-	{ "2048 x U64_MAX, 2048 x U64_MAX - 1", 4096, 2048,
-	  U64_MAX, U64_MAX - 1, U64_MAX - 1, U64_MAX - 1, U64_MAX },
-	{ "3001 x U64_MAX - 1", 3001, 3001, U64_MAX - 1, 0,
-	  U64_MAX - 1, U64_MAX - 1, U64_MAX - 1 },
-	{ "501 x U64_MAX, 500 x 0", 1001, 501, U64_MAX, 0,
-	  U64_MAX, 9232586194733751607ULL, U64_MAX },
-};
-
-static void run_big_case(const struct big_case *c)
+static void run_big_case(const struct tb_big_case *c)
 {
 	u64 *in = unit_alloc(c->n), *v = unit_alloc(c->n);
 	size_t i;
@@ -125,29 +60,7 @@ static void run_big_case(const struct big_case *c)
 	free(in);
 }
 
-struct select_case {
-	const char *name;
-	const u64 *v;
-	size_t n, k;
-	u64 expected;
-};
-
-static const struct select_case select_cases[] = {
-	{ "n = 1", SAMPLES(5), 0, 5 },
-	{ "minimum", SAMPLES(5, 1, 9, 3, 7), 0, 1 },
-	{ "maximum", SAMPLES(5, 1, 9, 3, 7), 4, 9 },
-	{ "middle", SAMPLES(5, 1, 9, 3, 7), 2, 5 },
-	{ "duplicates, k in the upper run", SAMPLES(2, 1, 2, 1, 2, 1, 2), 3, 2 },
-	{ "duplicates, k in the lower run", SAMPLES(2, 1, 2, 1, 2, 1, 2), 2, 1 },
-	{ "all equal", SAMPLES(6, 6, 6, 6), 1, 6 },
-	{ "sorted", SAMPLES(1, 2, 3, 4, 5, 6, 7, 8), 5, 6 },
-	{ "reversed", SAMPLES(8, 7, 6, 5, 4, 3, 2, 1), 5, 6 },
-	{ "organ pipe", SAMPLES(1, 3, 5, 7, 6, 4, 2), 3, 4 },
-	{ "extremes, k = 2", SAMPLES(U64_MAX, 0, U64_MAX, 1), 2, U64_MAX },
-	{ "extremes, k = 1", SAMPLES(U64_MAX, 0, U64_MAX, 1), 1, 1 },
-};
-
-static void run_select_case(const struct select_case *c)
+static void run_select_case(const struct tb_select_case *c)
 {
 	u64 *sorted = unit_dup(c->v, c->n), *v = unit_dup(c->v, c->n);
 
@@ -375,20 +288,20 @@ static void run_stats(void)
 {
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(summary_cases); i++) {
-		unit_begin("summary: %s", summary_cases[i].name);
-		run_summary_case(&summary_cases[i]);
+	for (i = 0; i < ARRAY_SIZE(tb_summary_cases); i++) {
+		unit_begin("summary: %s", tb_summary_cases[i].name);
+		run_summary_case(&tb_summary_cases[i]);
 		unit_end();
 	}
 	unit_srand(1);
-	for (i = 0; i < ARRAY_SIZE(big_cases); i++) {
-		unit_begin("summary: %s", big_cases[i].name);
-		run_big_case(&big_cases[i]);
+	for (i = 0; i < ARRAY_SIZE(tb_big_cases); i++) {
+		unit_begin("summary: %s", tb_big_cases[i].name);
+		run_big_case(&tb_big_cases[i]);
 		unit_end();
 	}
-	for (i = 0; i < ARRAY_SIZE(select_cases); i++) {
-		unit_begin("tb_select: %s", select_cases[i].name);
-		run_select_case(&select_cases[i]);
+	for (i = 0; i < ARRAY_SIZE(tb_select_cases); i++) {
+		unit_begin("tb_select: %s", tb_select_cases[i].name);
+		run_select_case(&tb_select_cases[i]);
 		unit_end();
 	}
 	for (i = 0; i < ARRAY_SIZE(fallback_cases); i++) {
@@ -407,8 +320,8 @@ static void run_stats(void)
 
 const struct unit_suite stats_suite = {
 	.name = "stats",
-	.nr_cases = ARRAY_SIZE(summary_cases) + ARRAY_SIZE(big_cases) +
-		    ARRAY_SIZE(select_cases) + ARRAY_SIZE(fallback_cases) +
+	.nr_cases = ARRAY_SIZE(tb_summary_cases) + ARRAY_SIZE(tb_big_cases) +
+		    ARRAY_SIZE(tb_select_cases) + ARRAY_SIZE(fallback_cases) +
 		    ARRAY_SIZE(ordered_cases),
 	.run = run_stats,
 };

@@ -12,14 +12,9 @@
 
 #include "heap.h"
 #include "hist.h"
+#include "../cases/cases.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-
-/* Designated initializers of a u64 array field and its length field. */
-#define U64_ARRAY(ptr, len, ...)				\
-	.ptr = (const u64[]){ __VA_ARGS__ },			\
-	.len = sizeof((const u64[]){ __VA_ARGS__ }) / sizeof(u64)
-#define SAMPLES(...)	U64_ARRAY(v, n, __VA_ARGS__)
 
 struct unit_suite {
 	const char *name;
