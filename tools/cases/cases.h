@@ -5,10 +5,6 @@
  * them: the host unit tests (tools/unit/, through its kernel shim) and the
  * KUnit suites (tools/kunit/). Each harness keeps only its runner code.
  * hist.c has none: its host and KUnit tables hold different rows.
- *
- * A row that only one harness runs is inside #ifdef __KERNEL__ (KUnit) or
- * #ifndef __KERNEL__ (host): the two copies of a table had drifted apart
- * before they were merged, and every case kept to its harness.
  */
 #ifndef TB_CASES_H
 #define TB_CASES_H

@@ -34,20 +34,16 @@ static const struct tb_summary_case tb_summary_cases[] = {
 	{ "odd n", TB_SAMPLES(5, 1, 9, 3, 12), 5, 6, 12 },
 	{ "even n", TB_SAMPLES(10, 2, 40, 6), 8, 14, 40 },
 	{ "all equal", TB_SAMPLES(4, 4, 4, 4, 4, 4), 4, 4, 4 },
-#ifndef __KERNEL__
 	{ "all equal, odd n", TB_SAMPLES(9, 9, 9), 9, 9, 9 },
-#endif
 	{ "all zero", TB_SAMPLES(0, 0, 0, 0), 0, 0, 0 },
 	{ "duplicates", TB_SAMPLES(3, 1, 3, 3, 2, 1, 3), 3, 2, 3 },
 	{ "duplicates straddling the middle", TB_SAMPLES(2, 2, 7, 7, 7, 2),
 	  4, 4, 7 },
 	{ "sorted", TB_SAMPLES(1, 2, 3, 5, 8, 13, 21, 34), 6, 10, 34 },
 	{ "reversed", TB_SAMPLES(34, 21, 13, 8, 5, 3, 2, 1), 6, 10, 34 },
-#ifndef __KERNEL__
 	{ "U64_MAX, U64_MAX, U64_MAX - 1",
 	  TB_SAMPLES(U64_MAX, U64_MAX, U64_MAX - 1),
 	  U64_MAX, U64_MAX - 1, U64_MAX },
-#endif
 	{ "U64_MAX and U64_MAX - 1", TB_SAMPLES(U64_MAX, U64_MAX - 1),
 	  U64_MAX - 1, U64_MAX - 1, U64_MAX },
 	{ "U64_MAX and 0", TB_SAMPLES(U64_MAX, 0),
@@ -55,12 +51,7 @@ static const struct tb_summary_case tb_summary_cases[] = {
 	{ "U64_MAX and 1", TB_SAMPLES(1, U64_MAX), TB_HALF, TB_HALF, U64_MAX },
 	{ "sum of two just overflows", TB_SAMPLES(TB_HALF, TB_HALF),
 	  TB_HALF, TB_HALF, TB_HALF },
-	{
-#ifdef __KERNEL__
-	  "mean remainders carry",
-#else
-	  "3 x U64_MAX - 1, the sum needs 66 bits",
-#endif
+	{ "3 x U64_MAX - 1, the sum needs 66 bits",
 	  TB_SAMPLES(U64_MAX - 1, U64_MAX - 1, U64_MAX - 1),
 	  U64_MAX - 1, U64_MAX - 1, U64_MAX - 1 },
 	{ "mean of U64_MAX, U64_MAX, 2", TB_SAMPLES(U64_MAX, 2, U64_MAX),
@@ -116,9 +107,7 @@ static const struct tb_big_case tb_big_cases[] = {
 	  U64_MAX - 1, U64_MAX - 1, U64_MAX - 1 },
 	{ "501 x U64_MAX, 500 x 0", 1001, 501, U64_MAX, 0,
 	  U64_MAX, 9232586194733751607ULL, U64_MAX },
-#ifdef __KERNEL__
 	{ "9000 x 40, 1000 x 41", 10000, 9000, 40, 41, 40, 40, 41 },
-#endif
 };
 
 #endif /* TB_STATS_CASES_H */
