@@ -50,16 +50,12 @@
 #define TB_VERSION "unknown"
 #endif
 
-/* Kbuild passes the version; a build outside it still gets one. */
-#ifndef TB_VERSION
-#define TB_VERSION "unknown"
-#endif
-
 #define TB_DEFAULT_SAMPLES	10000
 #define TB_DEFAULT_HIGHEST	100
 /*
  * Samples are counted in u64 and summed in 128 bits, so any count would do;
- * 2^40 windows keep a run under a day and every CPU's total within u64.
+ * 2^40 keeps every total within u64 for any number of CPUs. A run that
+ * long takes about a day of windows at 25 ns.
  */
 #define TB_MAX_SAMPLES		BIT_ULL(40)
 /* per-CPU heaps are allocated at this size, so any setting fits them */
@@ -229,7 +225,7 @@ struct tb_run {
 	struct mutex merge_lock;	/* serialises merging into the report */
 	struct tb_heap heaps[TB_NR_PRIMS];
 	struct tb_report *report;	/* being filled; benchmark only */
-	void *scratch;			/* nr_cpu_ids figures, for medians */
+	u64 *scratch;			/* nr_cpu_ids values, for medians */
 };
 
 /* Runs, benchmark or percentile, happen one at a time. */
@@ -259,11 +255,22 @@ static noinline void simulate_critical_section(void)
 }
 
 /*
+ * Make *@v a register value here: what get_cycles() returned must be
+ * complete before the window's code, or the compiler may build it (the
+ * shift and or of rdtsc's halves) inside some windows and not others.
+ */
+static __always_inline void tb_pin(cycles_t *v)
+{
+	asm volatile("" : "+r" (*v));
+}
+
+/*
  * Cycles from before prim##_disable() to after prim##_enable(), with @work
  * in between. Includes reading the counter, which the caller subtracts.
  */
 #define time_diff(prim, work) ({					\
 	cycles_t __start = get_cycles();				\
+	tb_pin(&__start);						\
 	prim##_disable();						\
 	work;								\
 	prim##_enable();						\
@@ -274,6 +281,7 @@ static noinline void simulate_critical_section(void)
 #define time_diff_save_restore(work) ({					\
 	unsigned long __flags;						\
 	cycles_t __start = get_cycles();				\
+	tb_pin(&__start);						\
 	local_irq_save(__flags);					\
 	work;								\
 	local_irq_restore(__flags);					\
@@ -283,6 +291,7 @@ static noinline void simulate_critical_section(void)
 /* The same window with no primitive: what the counter and @work cost. */
 #define time_diff_empty(work) ({					\
 	cycles_t __start = get_cycles();				\
+	tb_pin(&__start);						\
 	work;								\
 	(u64)(get_cycles() - __start);					\
 })
@@ -354,7 +363,8 @@ static __always_inline int tb_sample_loop(enum tb_prim prim, bool work,
 {
 	struct tb_hist_totals totals = TB_HIST_TOTALS_INIT;
 	bool heap_full = heap->nr == heap->size;
-	u64 heap_min = tb_heap_min(heap);
+	/* a heap of size 0 (a percentile run) takes nothing */
+	u64 heap_min = heap->size ? tb_heap_min(heap) : U64_MAX;
 	int err = 0;
 	u64 i;
 
@@ -411,10 +421,22 @@ static void tb_describe(const struct tb_hist *hist, struct tb_cpu_result *res)
 	res->samples = hist->nr;
 }
 
-/* Counter ticks per second over a span that ktime also measured. */
+/*
+ * Counter ticks per second over a span that ktime also measured; 0 when
+ * it cannot be told (a counter that went backwards wraps to ~2^64, and
+ * x86's mul_u64_u64_div_u64() traps on a quotient past 64 bits).
+ */
 static u64 tb_counter_hz(u64 cycles, u64 ns)
 {
-	return ns ? mul_u64_u64_div_u64(cycles, NSEC_PER_SEC, ns) : 0;
+	u64 whole, rest;
+
+	if (!ns)
+		return 0;
+	whole = div64_u64_rem(cycles, ns, &rest);
+	if (whole > U64_MAX / NSEC_PER_SEC)
+		return 0;
+	/* rest < ns, so this quotient is below NSEC_PER_SEC */
+	return whole * NSEC_PER_SEC + mul_u64_u64_div_u64(rest, NSEC_PER_SEC, ns);
 }
 
 /* Hand this CPU's histograms and largest samples on to the run. */
@@ -498,12 +520,22 @@ static void tb_thread_fn(unsigned int cpu)
 {
 	struct tb_cpu *tc = per_cpu_ptr(&tb_cpu, cpu);
 	struct tb_run *run = &tb_run;
+	int taken;
 
-	/* 0: the writer, killed, took the run back before this thread ran */
-	if (!atomic_xchg(&tc->pending, 0))
+	/*
+	 * 0: the writer, killed, took the run back before this thread ran.
+	 * Taking it and arriving happen without a break, so that a killed
+	 * writer never waits for a thread that took the run and then lost
+	 * its CPU before the barrier.
+	 */
+	preempt_disable();
+	taken = atomic_xchg(&tc->pending, 0);
+	if (taken)
+		tb_arrive(run);
+	preempt_enable();
+	if (!taken)
 		return;
 
-	tb_arrive(run);
 	wait_for_completion(&run->start);
 	tc->err = READ_ONCE(run->aborted) ? -EINTR : tb_measure_cpu(run, tc);
 	tb_finish(run);
@@ -640,7 +672,12 @@ static void tb_abort(struct tb_run *run)
 		tb_arrive(run);
 		tb_finish(run);
 	}
-	wait_for_completion(&run->done);
+	/*
+	 * A thread that is measuring stops at its next checkpoint; one that a
+	 * real-time task keeps off its CPU holds the run until it runs again.
+	 * TASK_IDLE: that wait is no hung task.
+	 */
+	wait_for_completion_state(&run->done, TASK_IDLE);
 }
 
 /*
@@ -665,12 +702,17 @@ static int tb_run_cpus(struct tb_run *run, u64 *duration_ns)
 	atomic_set(&run->unfinished, nr);
 	reinit_completion(&run->start);
 	reinit_completion(&run->done);
-	run->aborted = false;
+	WRITE_ONCE(run->aborted, false);
 
 	start = ktime_get_ns();
 	for_each_cpu(cpu, &run->cpus) {
 		per_cpu_ptr(&tb_cpu, cpu)->err = 0;
-		atomic_set(&per_cpu_ptr(&tb_cpu, cpu)->pending, 1);
+		/*
+		 * Release: a thread still looping from the last run may see
+		 * pending without the wake-up's barrier, and must then see
+		 * the run set up above as well.
+		 */
+		atomic_set_release(&per_cpu_ptr(&tb_cpu, cpu)->pending, 1);
 		wake_up_process(per_cpu(tb_task, cpu));
 	}
 
@@ -696,8 +738,7 @@ static int tb_alloc_report(struct tb_run *run)
 
 	run->report = kvzalloc(struct_size(run->report, rows, nr_cpu_ids),
 			       TB_GFP);
-	run->scratch = kvmalloc_array(nr_cpu_ids, sizeof(struct tb_fixed),
-				      TB_GFP);
+	run->scratch = kvmalloc_array(nr_cpu_ids, sizeof(u64), TB_GFP);
 	if (!run->report || !run->scratch)
 		return -ENOMEM;
 	for (prim = 0; prim < TB_NR_PRIMS; prim++) {
@@ -710,6 +751,10 @@ static int tb_alloc_report(struct tb_run *run)
 
 static void tb_free_report(struct tb_run *run)
 {
+	enum tb_prim prim;
+
+	for (prim = 0; prim < TB_NR_PRIMS; prim++)
+		tb_heap_init(&run->heaps[prim], NULL, 0);
 	kvfree(run->report);
 	run->report = NULL;
 	kvfree(run->scratch);
@@ -751,14 +796,15 @@ static void tb_sum_figures(struct tb_run *run, enum tb_prim prim,
 {
 	const struct tb_hist *hist = &run->report->hist[prim];
 	const struct tb_heap *heap = &run->heaps[prim];
-	struct tb_fixed *means = run->scratch;
 	struct tb_u128 top = {};
-	unsigned int cpu, l;
-	size_t i, nr = 0;
+	unsigned int l;
+	size_t i;
 
-	for_each_cpu(cpu, &run->cpus)
-		means[nr++] = per_cpu_ptr(&tb_cpu, cpu)->res[prim].mean;
-	fig->average = tb_fixed_mean(means, nr);
+	/*
+	 * The mean of the per-CPU means, as every CPU takes as many samples:
+	 * from the exact sum of them all, so it is rounded only once.
+	 */
+	fig->average = tb_hist_mean(hist);
 	fig->median = tb_median_over_cpus(run, tb_cpu_median, prim);
 	fig->max = hist->max;
 	for (i = 0; i < heap->nr; i++)
@@ -1130,9 +1176,23 @@ static __printf(2, 3) void tb_emit(struct seq_file *m, const char *fmt, ...)
 	va_end(args);
 }
 
+/*
+ * The preemption model in force; with PREEMPT_DYNAMIC, as chosen at boot
+ * or since. PREEMPT_LAZY (mainline from 6.13, backported to Debian's 6.12
+ * RT kernel) has its accessor only where it exists. An RT kernel says "rt",
+ * and "rt+MODE" where it has a dynamic mode as well.
+ */
 static const char *tb_preemption(void)
 {
-	if (preempt_model_rt())
+	bool rt = preempt_model_rt();
+
+#ifdef CONFIG_PREEMPT_LAZY
+	if (preempt_model_lazy())
+		return rt ? "rt+lazy" : "lazy";
+#endif
+	if (IS_ENABLED(CONFIG_PREEMPT_DYNAMIC) && preempt_model_full())
+		return rt ? "rt+full" : "full";
+	if (rt)
 		return "rt";
 	if (preempt_model_full())
 		return "full";
@@ -1341,9 +1401,20 @@ static int __init tracerbench_init(void)
 		goto fail;
 	tb_threads_registered = true;
 
+	/*
+	 * The headless run comes before the files: init may still fail then,
+	 * and files that someone opened during a long run would outlive the
+	 * module that a failed init frees.
+	 */
+	if (tb_run_at_load) {
+		err = tb_run_headless();
+		if (err)
+			goto fail;
+	}
+
 	err = tb_create_files();
 	if (err && tb_run_at_load) {
-		/* e.g. debugfs=off or lockdown: the log is the interface */
+		/* e.g. debugfs=off or lockdown: the log was the interface */
 		pr_notice("no debugfs files (%d): headless only\n", err);
 		debugfs_remove_recursive(tb_root);
 		tb_root = NULL;
@@ -1351,12 +1422,6 @@ static int __init tracerbench_init(void)
 	}
 	if (err)
 		goto fail;
-
-	if (tb_run_at_load) {
-		err = tb_run_headless();
-		if (err)
-			goto fail;
-	}
 	return 0;
 
 fail:
