@@ -16,8 +16,7 @@ TB_VERSION := $(call tb_version,$(CURDIR))
 
 # What building the module takes, all of which DKMS installs; tools/lib.sh
 # builds its test modules from a copy of the same list ("make stage"), so
-# those builds fail if a file is missing here. hist.c and hist.h come with
-# the histogram: $(wildcard) leaves out a file the tree does not have yet.
+# those builds fail if a file is missing here.
 TB_SOURCES := Kbuild Makefile version.mk VERSION dkms.conf \
 	      tracerbench.c heap.c heap.h stats.c hist.c hist.h
 

@@ -203,21 +203,3 @@ struct tb_fixed tb_fixed_ratio(struct tb_u128 n, u64 d)
 	f.milli = tb_u128_div(tb_u128_mul(rem, 1000), d, NULL);
 	return f;
 }
-
-struct tb_fixed tb_fixed_mean(const struct tb_fixed *v, size_t nr)
-{
-	struct tb_u128 sum = { 0, 0 };
-	size_t i;
-
-	if (!nr)
-		return (struct tb_fixed){ 0, 0 };
-	/*
-	 * Sum in thousandths. Each is below 1000 * 2^64, so the sum fits 128
-	 * bits, and nr * 1000 fits 64, for any nr below 2^54: nr counts CPUs.
-	 */
-	for (i = 0; i < nr; i++) {
-		tb_u128_add128(&sum, tb_u128_mul(v[i].whole, 1000));
-		tb_u128_add(&sum, v[i].milli);
-	}
-	return tb_fixed_ratio(sum, (u64)nr * 1000);
-}

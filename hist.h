@@ -140,7 +140,5 @@ void tb_u128_add128(struct tb_u128 *a, struct tb_u128 b);
 u64 tb_u128_div(struct tb_u128 n, u64 d, u64 *rem);
 /* @n / @d with three decimals, each rounded down. Needs d > 0. */
 struct tb_fixed tb_fixed_ratio(struct tb_u128 n, u64 d);
-/* Mean of @nr figures, with three decimals rounded down; 0 for nr == 0. */
-struct tb_fixed tb_fixed_mean(const struct tb_fixed *v, size_t nr);
 
 #endif /* TRACERBENCH_HIST_H */

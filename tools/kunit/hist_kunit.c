@@ -5,8 +5,8 @@
  * them. Table-driven; the expected values were worked out by hand from
  * hist.h's definitions, not by running hist.c.
  *
- * hist.c is #included here, its only copy in the module, rather than in
- * tb_kunit.c: Kbuild builds this file only in a tree that has hist.c.
+ * hist.c is #included here, its only copy in the module; heap.c and
+ * stats.c are in tb_kunit.c.
  */
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -281,50 +281,6 @@ static void tb_fixed_ratio_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f.milli, c->expected.milli);
 }
 
-struct tb_fixed_mean_case {
-	const char *name;
-	const struct tb_fixed *v;
-	size_t nr;
-	struct tb_fixed expected;
-};
-
-#define TB_FIXEDS(...)						\
-	.v = (const struct tb_fixed[]){ __VA_ARGS__ },		\
-	.nr = sizeof((const struct tb_fixed[]){ __VA_ARGS__ }) /	\
-	      sizeof(struct tb_fixed)
-
-static const struct tb_fixed_mean_case tb_fixed_mean_cases[] = {
-	{ .name = "none", .v = NULL, .nr = 0, .expected = { 0, 0 } },
-	{ .name = "1.500 and 2.000", TB_FIXEDS({ 1, 500 }, { 2, 0 }),
-	  .expected = { 1, 750 } },
-	{ .name = "half a thousandth rounds down",
-	  TB_FIXEDS({ 0, 1 }, { 0, 0 }), .expected = { 0, 0 } },
-	{ .name = "thirds", TB_FIXEDS({ 3, 333 }, { 3, 333 }, { 3, 334 }),
-	  .expected = { 3, 333 } },
-	{ .name = "U64_MAX.999 twice",
-	  TB_FIXEDS({ U64_MAX, 999 }, { U64_MAX, 999 }),
-	  .expected = { U64_MAX, 999 } },
-	{ .name = "U64_MAX and 0", TB_FIXEDS({ U64_MAX, 0 }, { 0, 0 }),
-	  .expected = { U64_MAX / 2, 500 } },
-};
-
-KUNIT_ARRAY_PARAM_DESC(tb_fixed_mean, tb_fixed_mean_cases, name);
-
-static void tb_fixed_mean_test(struct kunit *test)
-{
-	const struct tb_fixed_mean_case *c = test->param_value;
-	struct tb_fixed *v, f;
-
-	/* exactly nr figures: KASAN catches a read past them */
-	v = kunit_kmalloc_array(test, c->nr, sizeof(*v), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, v);
-	if (c->nr)
-		memcpy(v, c->v, c->nr * sizeof(*v));
-	f = tb_fixed_mean(v, c->nr);
-	KUNIT_EXPECT_EQ(test, f.whole, c->expected.whole);
-	KUNIT_EXPECT_EQ(test, f.milli, c->expected.milli);
-}
-
 static struct kunit_case tb_hist_test_cases[] = {
 	KUNIT_CASE_PARAM(tb_hist_bucket_test, tb_bucket_gen_params),
 	KUNIT_CASE(tb_hist_buckets_tile_test),
@@ -332,7 +288,6 @@ static struct kunit_case tb_hist_test_cases[] = {
 	KUNIT_CASE_PARAM(tb_u128_mul_test, tb_mul_gen_params),
 	KUNIT_CASE_PARAM(tb_u128_div_test, tb_div_gen_params),
 	KUNIT_CASE_PARAM(tb_fixed_ratio_test, tb_ratio_gen_params),
-	KUNIT_CASE_PARAM(tb_fixed_mean_test, tb_fixed_mean_gen_params),
 	{}
 };
 

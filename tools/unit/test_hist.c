@@ -599,50 +599,6 @@ static void run_ratio_case(const struct ratio_case *c)
 			  "tb_fixed_ratio");
 }
 
-struct mean_case {
-	const char *name;
-	const struct tb_fixed *v;
-	size_t nr;
-	struct tb_fixed expected;	/* { whole, milli } */
-};
-
-#define FIXED(...)							\
-	.v = (const struct tb_fixed[]){ __VA_ARGS__ },			\
-	.nr = sizeof((const struct tb_fixed[]){ __VA_ARGS__ }) /	\
-	      sizeof(struct tb_fixed)
-
-static const struct mean_case mean_cases[] = {
-	{ "nr = 0", .v = (const struct tb_fixed[]){ { 9, 9 } }, .nr = 0,
-	  .expected = { 0, 0 } },
-	{ "one figure", FIXED({ 5, 123 }), .expected = { 5, 123 } },
-	{ "1 and 2", FIXED({ 1, 0 }, { 2, 0 }), .expected = { 1, 500 } },
-	{ "0.0005 rounds down", FIXED({ 0, 1 }, { 0, 0 }),
-	  .expected = { 0, 0 } },
-	{ "0.001 twice", FIXED({ 0, 1 }, { 0, 1 }), .expected = { 0, 1 } },
-	{ "thousandths add up past 1", FIXED({ 0, 999 }, { 0, 2 }),
-	  .expected = { 0, 500 } },
-	{ "1.6 and 2.7", FIXED({ 1, 600 }, { 2, 700 }),
-	  .expected = { 2, 150 } },
-	{ "all equal", FIXED({ 1, 999 }, { 1, 999 }, { 1, 999 }),
-	  .expected = { 1, 999 } },
-	{ "2.999 / 3 rounds down", FIXED({ 0, 999 }, { 1, 0 }, { 1, 0 }),
-	  .expected = { 0, 999 } },
-	{ "four CPUs", FIXED({ 10, 250 }, { 11, 500 }, { 12, 0 }, { 13, 1 }),
-	  .expected = { 11, 687 } },
-	{ "the sum overflows 64 bits", FIXED({ U64_MAX, 999 }, { U64_MAX, 999 }),
-	  .expected = { U64_MAX, 999 } },
-	{ "U64_MAX.999 and 0", FIXED({ U64_MAX, 999 }, { 0, 0 }),
-	  .expected = { 9223372036854775807ULL, 999 } },
-	{ "U64_MAX and U64_MAX - 1", FIXED({ U64_MAX, 0 }, { U64_MAX - 1, 0 }),
-	  .expected = { U64_MAX - 1, 500 } },
-};
-
-static void run_mean_case(const struct mean_case *c)
-{
-	unit_expect_fixed(c->expected, tb_fixed_mean(c->v, c->nr),
-			  "tb_fixed_mean");
-}
-
 /* Sweeps over every bucket and every magnitude, against the references. */
 static void check_every_bucket(void)
 {
@@ -863,28 +819,6 @@ static void check_random_ratio(void)
 	}
 }
 
-static void check_random_fixed_mean(void)
-{
-	struct tb_fixed v[64];
-	unsigned int i;
-	size_t nr, j;
-
-	unit_srand(5);
-	for (i = 0; i < NR_RANDOM / 16; i++) {
-		__uint128_t sum = 0;
-
-		nr = 1 + unit_rand() % ARRAY_SIZE(v);
-		for (j = 0; j < nr; j++) {
-			v[j].whole = i & 1 ? random_operand() :
-					     unit_rand() % 100000;
-			v[j].milli = unit_rand() % 1000;
-			sum += (__uint128_t)v[j].whole * 1000 + v[j].milli;
-		}
-		unit_expect_fixed(ref_ratio(sum, nr * 1000),
-				  tb_fixed_mean(v, nr), "mean of %zu", nr);
-	}
-}
-
 static const struct sweep_case {
 	const char *name;
 	void (*run)(void);
@@ -902,7 +836,6 @@ static const struct sweep_case {
 	  check_random_add },
 	{ "tb_u128_div against __uint128_t", check_random_div },
 	{ "tb_fixed_ratio against __uint128_t", check_random_ratio },
-	{ "tb_fixed_mean against __uint128_t", check_random_fixed_mean },
 };
 
 /* Histograms of random values against a sorted copy. */
@@ -1111,11 +1044,6 @@ static void run_hist(void)
 		run_ratio_case(&ratio_cases[i]);
 		unit_end();
 	}
-	for (i = 0; i < ARRAY_SIZE(mean_cases); i++) {
-		unit_begin("tb_fixed_mean: %s", mean_cases[i].name);
-		run_mean_case(&mean_cases[i]);
-		unit_end();
-	}
 	for (i = 0; i < ARRAY_SIZE(sweep_cases); i++) {
 		unit_begin("sweep: %s", sweep_cases[i].name);
 		sweep_cases[i].run();
@@ -1136,7 +1064,7 @@ const struct unit_suite hist_suite = {
 		    ARRAY_SIZE(big_cases) + ARRAY_SIZE(merge_cases) +
 		    ARRAY_SIZE(mul_cases) + ARRAY_SIZE(add_cases) +
 		    ARRAY_SIZE(div_cases) + ARRAY_SIZE(ratio_cases) +
-		    ARRAY_SIZE(mean_cases) + ARRAY_SIZE(sweep_cases) +
+		    ARRAY_SIZE(sweep_cases) +
 		    ARRAY_SIZE(random_kinds),
 	.run = run_hist,
 };
