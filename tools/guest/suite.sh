@@ -391,12 +391,36 @@ test_do_work_run()
 }
 
 # Start a benchmark in the background, from CPU 0; $1 names its status
-# file, which holds the write's errno once it returns.
+# file, which holds the write's errno once it returns. The writer's PID is
+# left in writer_pid.
 start_benchmark()
 {
-	rm -f "$1"
-	( e=$(taskset -c 0 /tests/tbio write $TB/benchmark 1)
-	  echo "$e" >"$1" ) &
+	rm -f "$1" "$1.pid" "$1.tmp"
+	( taskset -c 0 /tests/tbio write $TB/benchmark 1 >"$1.tmp" &
+	  echo $! >"$1.pid"
+	  wait $!
+	  mv "$1.tmp" "$1" ) &
+	wait_file "$1.pid"
+	writer_pid=$(cat "$1.pid")
+}
+
+# wait_in PID PATTERN [LINES]: until PID sleeps in the kernel with a stack
+# (its first LINES frames, all by default) that matches PATTERN. The stack
+# leaves out the scheduler's and the locks' own functions: a writer that
+# waits for the run lock shows tb_benchmark on top. Tests act on what a
+# process is doing, not on time.
+wait_in()
+{
+	local n=0
+	while [ $n -lt 600 ]; do
+		head -n "${3:-100}" /proc/$1/stack 2>/dev/null | grep -qE "$2" &&
+			return 0
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.1
+		n=$((n + 1))
+	done
+	diag "$1 never waited in $2: $(head -n 4 /proc/$1/stack 2>/dev/null | tr '\n' ' ')"
+	return 1
 }
 
 # wait_file FILE: until FILE has content; a bound for hangs only (300 s)
@@ -426,9 +450,11 @@ wait_gone()
 # thread from ever reaching the start barrier, so the run cannot end until
 # release_cpu. Tests decide by what has or has not happened meanwhile,
 # never by how long something took. The suite's shell moves off HOLD_CPU
-# first, or it would starve too. The hog ends itself after 60 s. The
-# settings are read with cat: busybox's read takes a byte at a time, and
-# these files return nothing at an offset past 0.
+# first, or it would starve too. The hog ends itself after 15 s: on RT,
+# RCU's and the timers' threads on that CPU starve too, and a hold past
+# the 21 s stall timeout would be an RCU stall. The settings are read with
+# cat: busybox's read takes a byte at a time, and these files return
+# nothing at an offset past 0.
 HOLD_CPU=2
 RT_RUNTIME=/proc/sys/kernel/sched_rt_runtime_us
 FAIR_RUNTIME=/sys/kernel/debug/sched/fair_server/cpu$HOLD_CPU/runtime
@@ -445,18 +471,19 @@ set_knob()
 
 hold_cpu()
 {
-	taskset -p -c 0,1 $$ >/dev/null || return 1
 	saved_rt=$(cat $RT_RUNTIME)
-	set_knob $RT_RUNTIME -1 || return 1
 	saved_fair=
-	if [ -e $FAIR_RUNTIME ]; then
-		saved_fair=$(cat $FAIR_RUNTIME)
-		set_knob $FAIR_RUNTIME 0 || return 1
-	fi
+	[ -e $FAIR_RUNTIME ] && saved_fair=$(cat $FAIR_RUNTIME)
+	hog_pid=
+	taskset -p -c 0,1 $$ >/dev/null &&
+		set_knob $RT_RUNTIME -1 &&
+		{ [ -z "$saved_fair" ] || set_knob $FAIR_RUNTIME 0; } ||
+		{ release_cpu; return 1; }
 	rm -f /tmp/hog
-	/tests/tbio hog $HOLD_CPU 60 >/tmp/hog &
+	/tests/tbio hog $HOLD_CPU 15 >/tmp/hog &
 	hog_pid=$!
-	wait_file /tmp/hog || { diag "the hog did not start"; return 1; }
+	wait_file /tmp/hog ||
+		{ diag "the hog did not start"; release_cpu; return 1; }
 }
 
 # The limits come back before the hog goes: the held thread may run from
@@ -465,20 +492,21 @@ release_cpu()
 {
 	[ -n "$saved_fair" ] && set_knob $FAIR_RUNTIME "$saved_fair"
 	set_knob $RT_RUNTIME "$saved_rt"
-	kill -9 $hog_pid 2>/dev/null
-	wait $hog_pid 2>/dev/null
+	if [ -n "$hog_pid" ]; then
+		kill -9 $hog_pid 2>/dev/null
+		wait $hog_pid 2>/dev/null
+	fi
 	taskset -p -c "$(online_cpus)" $$ >/dev/null
 }
 
 # start_held_run STATUS: a benchmark that stays in progress until
-# release_cpu; fails unless it is still running a second later.
+# release_cpu: its writer waits in the run, cpus_read_lock() held.
 start_held_run()
 {
 	hold_cpu || return 1
 	start_benchmark "$1"
-	sleep 1
-	[ -s "$1" ] || return 0
-	diag "the run was not held: $(cat "$1")"
+	wait_in "$writer_pid" tb_run_cpus && return 0
+	diag "the run was not held: $(cat "$1" 2>/dev/null)"
 	release_cpu
 	return 1
 }
@@ -493,7 +521,8 @@ test_concurrent_writers()
 	start_held_run /tmp/a || return 1
 	echo 0-1 >$TB/cpus
 	start_benchmark /tmp/b
-	sleep 1
+	# it waits for the first writer's run, on the run lock
+	wait_in "$writer_pid" '\] tb_benchmark\+' 1 || fail=1
 	[ -s /tmp/b ] && { diag "the second writer ran: $(cat /tmp/b)"; fail=1; }
 	expect "runs while held" "$(runs)" "$before" || fail=1
 	release_cpu
@@ -566,7 +595,7 @@ test_killed_writer()
 	echo 4294967296 >$TB/nr_samples
 	taskset -c 0 /tests/tbio write $TB/benchmark 1 >/dev/null &
 	pid=$!
-	sleep 1
+	wait_in $pid tb_run_cpus || fail=1
 	kill -9 $pid
 	wait_gone $pid || { diag "the killed writer is still there"; fail=1; }
 	{ wait $pid; } 2>/dev/null
@@ -587,8 +616,8 @@ test_killed_before_barrier()
 	hold_cpu || return 1
 	taskset -c 0 /tests/tbio write $TB/benchmark 1 >/tmp/a &
 	pid=$!
-	sleep 1
-	[ -s /tmp/a ] && { diag "the run was not held: $(cat /tmp/a)"; fail=1; }
+	wait_in $pid tb_run_cpus ||
+		{ diag "the run was not held: $(cat /tmp/a)"; fail=1; }
 	kill -9 $pid
 	wait_gone $pid ||
 		{ diag "the killed writer hangs with its CPU held"; fail=1; }
@@ -624,7 +653,9 @@ switch_cpu3_during_run()
 	start_held_run /tmp/a || return 1
 	rm -f /tmp/switch
 	( echo "$1" >$CPU3; echo $? >/tmp/switch ) &
-	sleep 1
+	# it waits for the run's cpus_read_lock() to take the write side
+	wait_in $! 'cpu_down_maps_locked|_cpu_down|_cpu_up|cpus_write_lock' ||
+		fail=1
 	[ -s /tmp/switch ] && { diag "the switch did not wait"; fail=1; }
 	# not cpu3/online: the pending switch holds the lock its reads take
 	want=0-3
@@ -747,11 +778,18 @@ test_summary()
 		$v || fail=1
 	model=$(summary_key preemption)
 	case $model in
-	none | voluntary | full | rt) ;;
+	none | voluntary | full | lazy | rt | rt+full | rt+lazy) ;;
 	*) diag "preemption '$model'"; fail=1 ;;
 	esac
-	if [ -r /sys/kernel/debug/sched/preempt ]; then
-		grep -q "($model)" /sys/kernel/debug/sched/preempt ||
+	v=no
+	uname -v | grep -q PREEMPT_RT && v=yes
+	[ "${model#rt}" != "$model" ] && [ $v = no ] &&
+		{ diag "preemption '$model' on $(uname -v)"; fail=1; }
+	[ "${model#rt}" = "$model" ] && [ $v = yes ] &&
+		{ diag "preemption '$model' on $(uname -v)"; fail=1; }
+	# the mode in force is the one in parentheses
+	if [ -r /sys/kernel/debug/sched/preempt ] && [ "$model" != rt ]; then
+		grep -q "(${model#rt+})" /sys/kernel/debug/sched/preempt ||
 			{ diag "sched/preempt: $(cat /sys/kernel/debug/sched/preempt)"; fail=1; }
 	fi
 	[ "$(summary_key counter_hz)" -gt 0 ] || { diag "counter_hz"; fail=1; }
@@ -800,14 +838,22 @@ test_histogram()
 	echo 1 >$TB/benchmark || return 1
 	for p in $PRIMS; do
 		awk -v n="$(summary_key $p.samples)" -v max="$(summary_key $p.max)" \
-		    -v p50="$(summary_key $p.p50)" -v p99="$(summary_key $p.p99)" '
+		    -v p50="$(summary_key $p.p50)" -v p99="$(summary_key $p.p99)" \
+		    -v avg="$(summary_key $p.average)" '
 			NF != 2 || $1 !~ /^[0-9]+$/ || $2 !~ /^[1-9][0-9]*$/ {
 				print "# bad line: " $0; bad = 1
 			}
 			NR > 1 && $1 + 0 <= last { print "# not ascending at " $1; bad = 1 }
-			{ last = $1; low[NR] = $1; c[NR] = $2; total += $2 }
+			{ last = $1; low[NR] = $1; c[NR] = $2; total += $2; sum += $1 * $2 }
 			END {
 				if (total != n) { print "# counts " total ", samples " n; bad = 1 }
+				# below 4096 every bucket is one value: the mean is exact,
+				# and rounded down to thousandths once
+				if (max < 4096 && n) {
+					whole = int(sum / n)
+					mean = sprintf("%d.%03d", whole, int((sum - whole * n) * 1000 / n))
+					if (mean != avg) { print "# mean " mean " from the histogram, summary " avg; bad = 1 }
+				}
 				if (last > max) { print "# last bucket " last " > max " max; bad = 1 }
 				r50 = int((n * 50 + 99) / 100); r99 = int((n * 99 + 99) / 100)
 				g50 = g99 = ""
@@ -851,6 +897,15 @@ test_per_cpu()
 	return $fail
 }
 
+# logged_key KEY LOG: LOG has a line "KEY VALUE" with a numeric VALUE
+logged_key()
+{
+	echo "$2" | awk -v k="$1" '$1 == k && NF == 2 && $2 ~ /^[0-9]+(\.[0-9][0-9][0-9])?$/ { found = 1 }
+		END { exit !found }' && return 0
+	diag "no '$1 VALUE' logged"
+	return 1
+}
+
 # Module parameters run one benchmark at load and log its summary; bad
 # ones refuse the load.
 test_headless_load()
@@ -859,11 +914,11 @@ test_headless_load()
 	unload || return 1
 	insmod $MODULE run=1 nr_samples=1000 cpus=0-1 ||
 		{ diag "insmod run=1 failed"; return 1; }
-	log=$(dmesg | sed -n 's/.*tracerbench: //p')
-	for v in "run 1" "cpus 0-1" "nr_samples 1000" "irq.samples 2000" \
-		 "irq_save.p99.99 "; do
-		echo "$log" | grep -q "^$v" || { diag "no '$v' logged"; fail=1; }
+	log=$(dmesg | sed -n 's/^\[[^]]*\] tracerbench: //p')
+	for v in "run 1" "cpus 0-1" "nr_samples 1000" "irq.samples 2000"; do
+		echo "$log" | grep -qxF "$v" || { diag "no '$v' logged"; fail=1; }
 	done
+	logged_key irq_save.p99.99 "$log" || fail=1
 	expect "parameter" "$(cat /sys/module/tracerbench/parameters/nr_samples)" \
 		1000 || fail=1
 	expect "summary run" "$(runs)" 1 || fail=1
@@ -959,7 +1014,7 @@ group_functional()
 	run_test "do_work run" test_do_work_run
 	run_test "summary: every key, consistent with the files" test_summary
 	run_test "summary: run counts benchmarks only" test_run_counter
-	run_test "histogram: every sample, levels from its ranks" test_histogram
+	run_test "histogram: every sample, levels and mean from it" test_histogram
 	run_test "per_cpu: a row per CPU, medians and maxima agree" test_per_cpu
 	run_test "cpus: a run measures exactly the CPUs listed" test_cpus_subset
 	run_test "cpus: all listed CPUs offline is ENODEV, nothing changes" \
@@ -1099,11 +1154,14 @@ test_headless_locked()
 	grep -q ' debugfs ' /proc/mounts && { diag "debugfs is mounted"; return 1; }
 	insmod $MODULE run=1 nr_samples=1000 || { diag "insmod failed"; return 1; }
 	ncpu=$(expand_cpulist "$(online_cpus)" | wc -l)
-	log=$(dmesg | sed -n 's/.*tracerbench: //p')
-	for v in "no debugfs files" "run 1" "nr_samples 1000" \
-		 "irq.samples $((ncpu * 1000))" "preempt.p99.9 " "irq_save.max_avg "; do
-		echo "$log" | grep -q "^$v" || { diag "no '$v' logged"; fail=1; }
+	log=$(dmesg | sed -n 's/^\[[^]]*\] tracerbench: //p')
+	for v in "run 1" "nr_samples 1000" "irq.samples $((ncpu * 1000))"; do
+		echo "$log" | grep -qxF "$v" || { diag "no '$v' logged"; fail=1; }
 	done
+	echo "$log" | grep -q '^no debugfs files (' ||
+		{ diag "no word that debugfs is missing"; fail=1; }
+	logged_key preempt.p99.9 "$log" && logged_key irq_save.max_avg "$log" ||
+		fail=1
 	[ -d /sys/module/tracerbench ] || { diag "not loaded"; fail=1; }
 	rmmod tracerbench || fail=1
 	return $fail
