@@ -4,6 +4,7 @@
 #   make [KDIR=/path/to/kernel/build] [W=1]   build the module
 #   make check                                unit tests and in-guest suites
 #   make run                                  benchmark in a QEMU guest
+#   make disasm-check [KDIR=...]              build, then check the windows
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 
@@ -24,4 +25,7 @@ check:
 run:
 	tools/run.sh
 
-.PHONY: all modules clean unit check run
+disasm-check: modules
+	tools/disasm.sh tracerbench.ko
+
+.PHONY: all modules clean unit check run disasm-check

@@ -119,6 +119,32 @@ static struct tb_param tb_params[TB_NR_PARAMS] = {
 	[TB_DO_WORK]	= { "do_work", 0, 0, 1 },
 };
 
+/*
+ * What a window is timed with: get_cycles(), the architecture's serialising
+ * read of the same counter, or ktime_get_ns(). See tb_clock_read().
+ */
+enum tb_clock {
+	TB_CLOCK_CYCLES,
+	TB_CLOCK_ORDERED,
+	TB_CLOCK_NS,
+	TB_NR_CLOCKS,
+};
+
+static const char * const tb_clock_names[TB_NR_CLOCKS] = {
+	[TB_CLOCK_CYCLES]	= "cycles",
+	[TB_CLOCK_ORDERED]	= "ordered",
+	[TB_CLOCK_NS]		= "ns",
+};
+
+/* The summary's unit: both counter reads tick the same counter. */
+static const char * const tb_clock_units[TB_NR_CLOCKS] = {
+	[TB_CLOCK_CYCLES]	= "cycles",
+	[TB_CLOCK_ORDERED]	= "cycles",
+	[TB_CLOCK_NS]		= "ns",
+};
+
+static enum tb_clock tb_clock_sel = TB_CLOCK_CYCLES;
+
 /* CPUs a benchmark may use; all of them until a list is written. */
 static struct cpumask tb_cpus_wanted;
 static bool tb_cpus_all = true;
@@ -128,6 +154,7 @@ static DEFINE_MUTEX(tb_params_lock);
 
 /* What a run measures with, copied from the configuration as it starts. */
 struct tb_config {
+	enum tb_clock clock;
 	u64 nr_samples;
 	size_t nr_highest;	/* clamped to nr_samples */
 	bool do_work;
@@ -161,6 +188,7 @@ struct tb_report_head {
 	u64 nr_samples;
 	u64 nr_highest;
 	bool do_work;
+	enum tb_clock clock;
 	u64 counter_hz;			/* median over CPUs */
 	u64 overhead;			/* median over CPUs */
 	u64 duration_ns;
@@ -254,51 +282,316 @@ static noinline void simulate_critical_section(void)
 }
 
 /*
- * Cycles from before prim##_disable() to after prim##_enable(), with @work
- * in between. Includes reading the counter, which the caller subtracts.
+ * Each timed window is a function of its own, entered through tb_windows[]:
+ * the compiler cannot blend its code with the sample store, the histogram
+ * update or the loop around it, and tools/disasm.sh can find every window
+ * in the built module by name (tb_win_*) and check what lies between its
+ * two clock reads.
+ *
+ * Clock reads are volatile asm (or a call, for ktime), which the compiler
+ * keeps in order with other volatile asm, but not with ordinary code or
+ * with non-volatile asm such as the preempt-count increment: barrier()
+ * after the first read and before the second keeps the primitive inside
+ * the window, and everything else out of it.
  */
-#define time_diff(prim, work) ({					\
-	cycles_t __start = get_cycles();				\
-	prim##_disable();						\
-	work;								\
-	prim##_enable();						\
-	(u64)(get_cycles() - __start);					\
-})
-
-/* time_diff() for local_irq_save/restore(), which need the flags. */
-#define time_diff_save_restore(work) ({					\
-	unsigned long __flags;						\
-	cycles_t __start = get_cycles();				\
-	local_irq_save(__flags);					\
-	work;								\
-	local_irq_restore(__flags);					\
-	(u64)(get_cycles() - __start);					\
-})
-
-/* The same window with no primitive: what the counter and @work cost. */
-#define time_diff_empty(work) ({					\
-	cycles_t __start = get_cycles();				\
-	work;								\
-	(u64)(get_cycles() - __start);					\
-})
-
-/* barrier() stands for "no work": it emits no instruction. */
-static __always_inline u64 tb_time_one(enum tb_prim prim, bool work)
+/*
+ * The counter that get_cycles() reads. get_cycles() is only inline, and a
+ * kernel built for size (-Os) calls an out-of-line copy: on x86, take
+ * rdtsc(), which is what get_cycles() returns there, always inline.
+ */
+static __always_inline u64 tb_clock_cycles(void)
 {
+#ifdef CONFIG_X86
+	return rdtsc();
+#else
+	return get_cycles();
+#endif
+}
+
+/*
+ * The architecture's serialising read of the counter, ordered against the
+ * instructions around it: the one place that differs per architecture.
+ * x86: lfence;rdtsc or rdtscp, patched in by alternatives. arm64: an isb
+ * before reading CNTVCT (and ordering after it), as the vDSO does. Others:
+ * full barriers around get_cycles(), the nearest thing portable code has.
+ */
+static __always_inline u64 tb_clock_ordered(void)
+{
+#if defined(CONFIG_X86)
+	return rdtsc_ordered();
+#elif defined(CONFIG_ARM64)
+	return __arch_counter_get_cntvct();
+#else
+	u64 t;
+
+	mb();	/* earlier instructions complete before the read */
+	t = get_cycles();
+	mb();	/* and later ones wait for it */
+	return t;
+#endif
+}
+
+/* @clock is a constant in every window, so this folds to one read. */
+static __always_inline u64 tb_clock_read(enum tb_clock clock)
+{
+	switch (clock) {
+	case TB_CLOCK_ORDERED:
+		return tb_clock_ordered();
+	case TB_CLOCK_NS:
+		return ktime_get_ns();
+	default:
+		return tb_clock_cycles();
+	}
+}
+
+#ifdef TB_DISASM_SELFTEST
+/* tools/check.sh builds this once, to see tools/disasm.sh catch a store */
+static u64 tb_selftest_sink;
+#endif
+
+static __always_inline void tb_selftest_store(u64 v)
+{
+#ifdef TB_DISASM_SELFTEST
+	WRITE_ONCE(tb_selftest_sink, v);
+#endif
+}
+
+/* barrier() stands for no work: it emits no instruction */
+static __always_inline void tb_work(bool work)
+{
+	if (work)
+		simulate_critical_section();
+	else
+		barrier();
+}
+
+/* One pair of @prim, or none for the calibration. */
+static __always_inline void tb_pair(enum tb_prim prim, bool work)
+{
+	unsigned long flags;
+
 	switch (prim) {
 	case TB_IRQ:
-		return work ? time_diff(local_irq, simulate_critical_section()) :
-			      time_diff(local_irq, barrier());
+		local_irq_disable();
+		tb_work(work);
+		local_irq_enable();
+		break;
 	case TB_PREEMPT:
-		return work ? time_diff(preempt, simulate_critical_section()) :
-			      time_diff(preempt, barrier());
+		preempt_disable();
+		tb_work(work);
+		preempt_enable();
+		break;
 	case TB_IRQ_SAVE:
-		return work ? time_diff_save_restore(simulate_critical_section()) :
-			      time_diff_save_restore(barrier());
+		local_irq_save(flags);
+		tb_work(work);
+		local_irq_restore(flags);
+		break;
 	default:
-		return work ? time_diff_empty(simulate_critical_section()) :
-			      time_diff_empty(barrier());
+		tb_work(work);
+		break;
 	}
+}
+
+/*
+ * Each timed window is a function of its own (tb_win_*, below), entered
+ * through tb_windows[]: the compiler cannot blend its code with the sample
+ * store, the histogram update or the loop around it, and tools/disasm.sh
+ * finds every window in the built module by name and checks what lies
+ * between its two clock reads.
+ *
+ * Clock reads are volatile asm (or a call, for ktime), which the compiler
+ * keeps in order with other volatile asm, but not with ordinary code or
+ * with non-volatile asm such as the preempt-count increment: barrier()
+ * after the first read and before the second keeps the primitive inside
+ * the window, and everything else out of it.
+ */
+static __always_inline u64 tb_window(enum tb_prim prim, bool work,
+				     enum tb_clock clock)
+{
+	u64 t0, t1;
+
+	t0 = tb_clock_read(clock);
+	barrier();
+	tb_selftest_store(t0);
+	tb_pair(prim, work);
+	barrier();
+	t1 = tb_clock_read(clock);
+	return t1 - t0;
+}
+
+/* notrace: a window must not start with a call into ftrace either. */
+static noinline notrace u64 tb_win_irq(void)
+{
+	return tb_window(TB_IRQ, false, TB_CLOCK_CYCLES);
+}
+
+static noinline notrace u64 tb_win_preempt(void)
+{
+	return tb_window(TB_PREEMPT, false, TB_CLOCK_CYCLES);
+}
+
+static noinline notrace u64 tb_win_irq_save(void)
+{
+	return tb_window(TB_IRQ_SAVE, false, TB_CLOCK_CYCLES);
+}
+
+static noinline notrace u64 tb_win_empty(void)
+{
+	return tb_window(TB_CALIBRATION, false, TB_CLOCK_CYCLES);
+}
+
+static noinline notrace u64 tb_win_irq_work(void)
+{
+	return tb_window(TB_IRQ, true, TB_CLOCK_CYCLES);
+}
+
+static noinline notrace u64 tb_win_preempt_work(void)
+{
+	return tb_window(TB_PREEMPT, true, TB_CLOCK_CYCLES);
+}
+
+static noinline notrace u64 tb_win_irq_save_work(void)
+{
+	return tb_window(TB_IRQ_SAVE, true, TB_CLOCK_CYCLES);
+}
+
+static noinline notrace u64 tb_win_empty_work(void)
+{
+	return tb_window(TB_CALIBRATION, true, TB_CLOCK_CYCLES);
+}
+
+static noinline notrace u64 tb_win_irq_ordered(void)
+{
+	return tb_window(TB_IRQ, false, TB_CLOCK_ORDERED);
+}
+
+static noinline notrace u64 tb_win_preempt_ordered(void)
+{
+	return tb_window(TB_PREEMPT, false, TB_CLOCK_ORDERED);
+}
+
+static noinline notrace u64 tb_win_irq_save_ordered(void)
+{
+	return tb_window(TB_IRQ_SAVE, false, TB_CLOCK_ORDERED);
+}
+
+static noinline notrace u64 tb_win_empty_ordered(void)
+{
+	return tb_window(TB_CALIBRATION, false, TB_CLOCK_ORDERED);
+}
+
+static noinline notrace u64 tb_win_irq_ordered_work(void)
+{
+	return tb_window(TB_IRQ, true, TB_CLOCK_ORDERED);
+}
+
+static noinline notrace u64 tb_win_preempt_ordered_work(void)
+{
+	return tb_window(TB_PREEMPT, true, TB_CLOCK_ORDERED);
+}
+
+static noinline notrace u64 tb_win_irq_save_ordered_work(void)
+{
+	return tb_window(TB_IRQ_SAVE, true, TB_CLOCK_ORDERED);
+}
+
+static noinline notrace u64 tb_win_empty_ordered_work(void)
+{
+	return tb_window(TB_CALIBRATION, true, TB_CLOCK_ORDERED);
+}
+
+static noinline notrace u64 tb_win_irq_ns(void)
+{
+	return tb_window(TB_IRQ, false, TB_CLOCK_NS);
+}
+
+static noinline notrace u64 tb_win_preempt_ns(void)
+{
+	return tb_window(TB_PREEMPT, false, TB_CLOCK_NS);
+}
+
+static noinline notrace u64 tb_win_irq_save_ns(void)
+{
+	return tb_window(TB_IRQ_SAVE, false, TB_CLOCK_NS);
+}
+
+static noinline notrace u64 tb_win_empty_ns(void)
+{
+	return tb_window(TB_CALIBRATION, false, TB_CLOCK_NS);
+}
+
+static noinline notrace u64 tb_win_irq_ns_work(void)
+{
+	return tb_window(TB_IRQ, true, TB_CLOCK_NS);
+}
+
+static noinline notrace u64 tb_win_preempt_ns_work(void)
+{
+	return tb_window(TB_PREEMPT, true, TB_CLOCK_NS);
+}
+
+static noinline notrace u64 tb_win_irq_save_ns_work(void)
+{
+	return tb_window(TB_IRQ_SAVE, true, TB_CLOCK_NS);
+}
+
+static noinline notrace u64 tb_win_empty_ns_work(void)
+{
+	return tb_window(TB_CALIBRATION, true, TB_CLOCK_NS);
+}
+
+typedef u64 (*tb_window_fn)(void);
+
+/* [clock][do_work][primitive, or TB_CALIBRATION] */
+static const tb_window_fn tb_windows[TB_NR_CLOCKS][2][TB_NR_PRIMS + 1] = {
+	[TB_CLOCK_CYCLES] = {
+		{
+			[TB_IRQ] = tb_win_irq,
+			[TB_PREEMPT] = tb_win_preempt,
+			[TB_IRQ_SAVE] = tb_win_irq_save,
+			[TB_CALIBRATION] = tb_win_empty,
+		},
+		{
+			[TB_IRQ] = tb_win_irq_work,
+			[TB_PREEMPT] = tb_win_preempt_work,
+			[TB_IRQ_SAVE] = tb_win_irq_save_work,
+			[TB_CALIBRATION] = tb_win_empty_work,
+		},
+	},
+	[TB_CLOCK_ORDERED] = {
+		{
+			[TB_IRQ] = tb_win_irq_ordered,
+			[TB_PREEMPT] = tb_win_preempt_ordered,
+			[TB_IRQ_SAVE] = tb_win_irq_save_ordered,
+			[TB_CALIBRATION] = tb_win_empty_ordered,
+		},
+		{
+			[TB_IRQ] = tb_win_irq_ordered_work,
+			[TB_PREEMPT] = tb_win_preempt_ordered_work,
+			[TB_IRQ_SAVE] = tb_win_irq_save_ordered_work,
+			[TB_CALIBRATION] = tb_win_empty_ordered_work,
+		},
+	},
+	[TB_CLOCK_NS] = {
+		{
+			[TB_IRQ] = tb_win_irq_ns,
+			[TB_PREEMPT] = tb_win_preempt_ns,
+			[TB_IRQ_SAVE] = tb_win_irq_save_ns,
+			[TB_CALIBRATION] = tb_win_empty_ns,
+		},
+		{
+			[TB_IRQ] = tb_win_irq_ns_work,
+			[TB_PREEMPT] = tb_win_preempt_ns_work,
+			[TB_IRQ_SAVE] = tb_win_irq_save_ns_work,
+			[TB_CALIBRATION] = tb_win_empty_ns_work,
+		},
+	},
+};
+
+/* One window of @prim; the call is outside the timed part. */
+static u64 tb_time_one(enum tb_clock clock, enum tb_prim prim, bool work)
+{
+	return tb_windows[clock][work][prim]();
 }
 
 /*
@@ -313,22 +606,24 @@ static bool tb_checkpoint(u64 i)
 	return READ_ONCE(tb_run.aborted);
 }
 
-static void tb_warm_up(enum tb_prim prim, bool work)
+static void tb_warm_up(const struct tb_config *cfg, enum tb_prim prim)
 {
 	unsigned int i;
 
 	for (i = 0; i < TB_WARMUP; i++)
-		tb_time_one(prim, work);
+		tb_time_one(cfg->clock, prim, cfg->do_work);
 }
 
 /* The cost of an empty window: a median, so an interrupt cannot skew it. */
-static int tb_calibrate(bool work, u64 *samples, u64 *overhead)
+static int tb_calibrate(const struct tb_config *cfg, u64 *samples,
+			u64 *overhead)
 {
 	u64 i;
 
-	tb_warm_up(TB_CALIBRATION, work);
+	tb_warm_up(cfg, TB_CALIBRATION);
 	for (i = 0; i < TB_CALIBRATION_SAMPLES; i++) {
-		samples[i] = tb_time_one(TB_CALIBRATION, work);
+		samples[i] = tb_time_one(cfg->clock, TB_CALIBRATION,
+					 cfg->do_work);
 		if (tb_checkpoint(i))
 			return -EINTR;
 	}
@@ -337,14 +632,15 @@ static int tb_calibrate(bool work, u64 *samples, u64 *overhead)
 }
 
 /* Record @n timings of @prim less @overhead, saturating at 0. */
-static int tb_sample(enum tb_prim prim, bool work, u64 overhead, u64 n,
-		     struct tb_hist *hist, struct tb_heap *heap)
+static int tb_sample(const struct tb_config *cfg, enum tb_prim prim,
+		     u64 overhead, u64 n, struct tb_hist *hist,
+		     struct tb_heap *heap)
 {
 	u64 i;
 
-	tb_warm_up(prim, work);
+	tb_warm_up(cfg, prim);
 	for (i = 0; i < n; i++) {
-		u64 cycles = tb_time_one(prim, work);
+		u64 cycles = tb_time_one(cfg->clock, prim, cfg->do_work);
 		u64 sample = cycles > overhead ? cycles - overhead : 0;
 
 		tb_hist_add(hist, sample);
@@ -392,13 +688,14 @@ static int tb_measure_cpu(struct tb_run *run, struct tb_cpu *tc)
 	const struct tb_config *cfg = &run->cfg;
 	struct tb_heap heaps[TB_NR_PRIMS];
 	struct tb_cpu_buf *buf = tc->buf;
-	u64 cycles0, ns0, overhead;
+	u64 cycles0, ns0, cycles1, ns1, overhead;
 	enum tb_prim prim;
 	int err;
 
-	cycles0 = get_cycles();
-	ns0 = ktime_get_ns();
-	err = tb_calibrate(cfg->do_work, buf->calibration, &overhead);
+	cycles0 = tb_clock_read(cfg->clock);
+	/* the same read for clock=ns: its counter_hz is exactly 10^9 */
+	ns0 = cfg->clock == TB_CLOCK_NS ? cycles0 : ktime_get_ns();
+	err = tb_calibrate(cfg, buf->calibration, &overhead);
 	if (err)
 		return err;
 
@@ -407,13 +704,14 @@ static int tb_measure_cpu(struct tb_run *run, struct tb_cpu *tc)
 		/* a percentile run needs no heap: size 0 keeps nothing */
 		tb_heap_init(&heaps[prim], buf->highest[prim],
 			     run->percentile ? 0 : cfg->nr_highest);
-		err = tb_sample(prim, cfg->do_work, overhead, cfg->nr_samples,
+		err = tb_sample(cfg, prim, overhead, cfg->nr_samples,
 				&buf->hist[prim], &heaps[prim]);
 		if (err)
 			return err;
 	}
-	tc->counter_hz = tb_counter_hz(get_cycles() - cycles0,
-				       ktime_get_ns() - ns0);
+	cycles1 = tb_clock_read(cfg->clock);
+	ns1 = cfg->clock == TB_CLOCK_NS ? cycles1 : ktime_get_ns();
+	tc->counter_hz = tb_counter_hz(cycles1 - cycles0, ns1 - ns0);
 	tc->overhead = overhead;
 
 	for (prim = 0; prim < TB_NR_PRIMS; prim++) {
@@ -476,6 +774,7 @@ static void tb_snapshot_config(struct tb_config *cfg)
 	cfg->nr_highest = min(tb_params[TB_NR_HIGHEST].value, cfg->nr_samples);
 	cfg->do_work = tb_params[TB_DO_WORK].value;
 	cfg->all_cpus = tb_cpus_all;
+	cfg->clock = tb_clock_sel;
 	cpumask_copy(&cfg->cpus, &tb_cpus_wanted);
 	mutex_unlock(&tb_params_lock);
 }
@@ -736,6 +1035,7 @@ static void tb_publish_benchmark(struct tb_run *run, u64 duration_ns)
 	head->nr_samples = run->cfg.nr_samples;
 	head->nr_highest = run->cfg.nr_highest;
 	head->do_work = run->cfg.do_work;
+	head->clock = run->cfg.clock;
 	head->duration_ns = duration_ns;
 	head->counter_hz = tb_median_over_cpus(run, tb_cpu_counter_hz, 0);
 	head->overhead = tb_median_over_cpus(run, tb_cpu_overhead, 0);
@@ -872,6 +1172,29 @@ static int tb_cpus_print(char *buf, size_t size)
 	return len;
 }
 
+/* One of tb_clock_names, with or without a newline; else -EINVAL. */
+static int tb_clock_store(const char *str)
+{
+	int clock = sysfs_match_string(tb_clock_names, str);
+
+	if (clock < 0)
+		return -EINVAL;
+	mutex_lock(&tb_params_lock);
+	tb_clock_sel = clock;
+	mutex_unlock(&tb_params_lock);
+	return 0;
+}
+
+static int tb_clock_print(char *buf, size_t size)
+{
+	int len;
+
+	mutex_lock(&tb_params_lock);
+	len = scnprintf(buf, size, "%s\n", tb_clock_names[tb_clock_sel]);
+	mutex_unlock(&tb_params_lock);
+	return len;
+}
+
 static int tb_param_get(void *data, u64 *val)
 {
 	*val = tb_param_load(data);
@@ -915,6 +1238,38 @@ static ssize_t tb_cpus_write(struct file *file, const char __user *buf,
 	kfree(text);
 	return err ? err : len;
 }
+
+static ssize_t tb_clock_read_file(struct file *file, char __user *buf,
+				  size_t len, loff_t *ppos)
+{
+	char text[16];
+
+	return simple_read_from_buffer(buf, len, ppos, text,
+				       tb_clock_print(text, sizeof(text)));
+}
+
+static ssize_t tb_clock_write(struct file *file, const char __user *buf,
+			      size_t len, loff_t *ppos)
+{
+	char text[16];
+	int err;
+
+	if (*ppos || !len || len >= sizeof(text))
+		return -EINVAL;
+	if (copy_from_user(text, buf, len))
+		return -EFAULT;
+	text[len] = '\0';
+	err = tb_clock_store(text);
+	return err ? err : len;
+}
+
+static const struct file_operations tb_clock_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.read	= tb_clock_read_file,
+	.write	= tb_clock_write,
+	.llseek	= default_llseek,
+};
 
 static const struct file_operations tb_cpus_fops = {
 	.owner	= THIS_MODULE,
@@ -969,6 +1324,24 @@ static const struct kernel_param_ops tb_cpus_param_ops = {
 
 module_param_cb(cpus, &tb_cpus_param_ops, NULL, 0444);
 MODULE_PARM_DESC(cpus, "cpulist a benchmark runs on (default: all)");
+
+static int tb_clock_param_set(const char *val, const struct kernel_param *kp)
+{
+	return tb_clock_store(val);
+}
+
+static int tb_clock_param_get(char *buf, const struct kernel_param *kp)
+{
+	return tb_clock_print(buf, PAGE_SIZE);
+}
+
+static const struct kernel_param_ops tb_clock_param_ops = {
+	.set	= tb_clock_param_set,
+	.get	= tb_clock_param_get,
+};
+
+module_param_cb(clock, &tb_clock_param_ops, NULL, 0444);
+MODULE_PARM_DESC(clock, "what windows are timed with: cycles, ordered or ns");
 
 static bool tb_run_at_load;
 module_param_named(run, tb_run_at_load, bool, 0444);
@@ -1115,7 +1488,8 @@ static void tb_emit_summary(struct seq_file *m)
 	tb_emit(m, "nr_samples %llu\n", h->nr_samples);
 	tb_emit(m, "nr_highest %llu\n", h->nr_highest);
 	tb_emit(m, "do_work %d\n", h->do_work);
-	tb_emit(m, "unit cycles\n");
+	tb_emit(m, "clock %s\n", tb_clock_names[h->clock]);
+	tb_emit(m, "unit %s\n", tb_clock_units[h->clock]);
 	tb_emit(m, "counter_hz %llu\n", h->counter_hz);
 	tb_emit(m, "overhead %llu\n", h->overhead);
 	tb_emit(m, "duration_ns %llu\n", h->duration_ns);
@@ -1209,6 +1583,10 @@ static int tb_create_files(void)
 	}
 
 	file = debugfs_create_file("cpus", 0644, tb_root, NULL, &tb_cpus_fops);
+	if (IS_ERR(file))
+		return PTR_ERR(file);
+	file = debugfs_create_file("clock", 0644, tb_root, NULL,
+				   &tb_clock_fops);
 	if (IS_ERR(file))
 		return PTR_ERR(file);
 	file = debugfs_create_file("benchmark", 0200, tb_root, NULL,

@@ -127,9 +127,29 @@ prepare()
 		return 1
 	fi
 	result 0 "$k: module builds at W=1 without warnings"
+	"$TB_TOP/tools/disasm.sh" "$(tb_module "$k")" >"$TB_OUT/disasm-$k.log" 2>&1
+	result $? "$k: disasm: every timed window holds its primitive only"
+	sed "s/^/[$k disasm] /" "$TB_OUT/disasm-$k.log"
 	tb_make_initramfs "$k" "$TB_OUT/initrd-$k.cpio.gz"
 	result $? "$k: initramfs"
 }
+
+# The disassembly check can fail: a build with a sample store moved into
+# every window must be refused, for that store.
+check_disasm_catches()
+{
+	local log=$TB_OUT/disasm-selftest.log
+
+	TB_KCFLAGS=-DTB_DISASM_SELFTEST tb_build_module "$1" -selftest ||
+		return 1
+	! "$TB_TOP/tools/disasm.sh" "$(tb_module "$1" -selftest)" >"$log" 2>&1 &&
+		grep -q 'memory access in the window' "$log"
+}
+for k in $TB_KERNELS; do
+	check_disasm_catches "$k"
+	result $? "$k: disasm: a store moved into the windows is caught"
+	break
+done
 
 for k in $TB_KERNELS; do
 	prepare "$k" || continue

@@ -27,7 +27,7 @@ PREEMPTIRQ=/sys/kernel/tracing/events/preemptirq
 KMEMLEAK=/sys/kernel/debug/kmemleak
 PRIMS="irq preempt irq_save"
 STATS="median average max max_avg percentile"
-PARAMS="nr_samples nr_highest do_work cpus"
+PARAMS="nr_samples nr_highest do_work cpus clock"
 # the largest nr_samples (2^40) and nr_highest
 MAX_SAMPLES=1099511627776
 MAX_HIGHEST=1024
@@ -126,7 +126,8 @@ snapshot_results()
 set_defaults()
 {
 	echo 10000 >$TB/nr_samples && echo 100 >$TB/nr_highest &&
-		echo 0 >$TB/do_work && echo all >$TB/cpus
+		echo 0 >$TB/do_work && echo all >$TB/cpus &&
+		echo cycles >$TB/clock
 }
 
 # summary_key KEY: KEY's value in the summary
@@ -180,7 +181,7 @@ test_all_cpus_online()
 test_tree()
 {
 	local fail=0
-	for f in nr_samples:644 nr_highest:644 do_work:644 cpus:644 \
+	for f in nr_samples:644 nr_highest:644 do_work:644 cpus:644 clock:644 \
 		 benchmark:200 percentile:200 summary:444; do
 		expect "mode of ${f%%:*}" "$(stat -c %a $TB/${f%%:*})" \
 			"${f##*:}" || fail=1
@@ -196,7 +197,7 @@ test_tree()
 			fail=1
 	done
 	expect "entries at the top" "$(ls $TB | tr '\n' ' ')" \
-		"benchmark cpus do_work irq irq_save nr_highest nr_samples percentile preempt summary " ||
+		"benchmark clock cpus do_work irq irq_save nr_highest nr_samples percentile preempt summary " ||
 		fail=1
 	expect "world-writable files" "$(find $TB -perm -o+w)" "" || fail=1
 	return $fail
@@ -205,7 +206,7 @@ test_tree()
 test_defaults()
 {
 	expect defaults "$(snapshot_params)" \
-		"nr_samples=10000 nr_highest=100 do_work=0 cpus=$(online_cpus) "
+		"nr_samples=10000 nr_highest=100 do_work=0 cpus=$(online_cpus) clock=cycles "
 }
 
 test_zero_before_run()
@@ -309,6 +310,14 @@ cpus|-1|EINVAL
 cpus|4096|EINVAL
 cpus|0-4096|EINVAL
 cpus|99999999999999999999|EINVAL
+clock|foo|EINVAL
+clock||EINVAL
+clock|Cycles|EINVAL
+clock|cyclesx|EINVAL
+clock|ns ns|EINVAL
+clock| ns|EINVAL
+clock|0|EINVAL
+clock|ordered ordered ordered ordered|EINVAL
 "
 
 test_bad_input()
@@ -523,7 +532,7 @@ test_read_during_run()
 	echo 777 >$TB/nr_samples ||
 		{ diag "config write during the run failed"; fail=1; }
 	expect "params read during the run" "$params" \
-		"nr_samples=100 nr_highest=100 do_work=0 cpus=$(online_cpus) " ||
+		"nr_samples=100 nr_highest=100 do_work=0 cpus=$(online_cpus) clock=cycles " ||
 		fail=1
 	release_cpu
 	wait_file /tmp/a || { diag "writer did not return"; fail=1; }
@@ -728,7 +737,7 @@ test_summary()
 	expect "benchmark" "$(write_errno $TB/benchmark 1)" OK || return 1
 	ncpu=$(expand_cpulist "$(online_cpus)" | wc -l)
 	for k in version run kernel preemption preemptirq_tracepoints cpus \
-		 nr_samples nr_highest do_work unit counter_hz overhead \
+		 nr_samples nr_highest do_work clock unit counter_hz overhead \
 		 duration_ns; do
 		[ -n "$(summary_key $k)" ] || { diag "no $k"; fail=1; }
 	done
@@ -737,6 +746,7 @@ test_summary()
 	expect nr_samples "$(summary_key nr_samples)" 10000 || fail=1
 	expect nr_highest "$(summary_key nr_highest)" 100 || fail=1
 	expect do_work "$(summary_key do_work)" 0 || fail=1
+	expect clock "$(summary_key clock)" cycles || fail=1
 	expect unit "$(summary_key unit)" cycles || fail=1
 	v=no
 	[ -d $PREEMPTIRQ ] && v=yes
@@ -774,6 +784,32 @@ test_summary()
 			prev=$v
 		done
 	done
+	return $fail
+}
+
+# Each clock reads back, measures, and says so in the summary; ns ticks at
+# exactly 10^9 per second, by definition.
+test_clock_runs()
+{
+	local fail=0 c unit
+	echo 1000 >$TB/nr_samples
+	for c in ordered ns cycles; do
+		expect "clock $c" "$(write_errno $TB/clock $c)" OK || fail=1
+		expect "clock reads back" "$(cat $TB/clock)" $c || fail=1
+		expect "run with clock $c" "$(write_errno $TB/benchmark 1)" OK ||
+			fail=1
+		expect "summary clock" "$(summary_key clock)" $c || fail=1
+		unit=cycles
+		[ $c = ns ] && unit=ns
+		expect "summary unit" "$(summary_key unit)" $unit || fail=1
+		check_results_sane || fail=1
+		[ "$(summary_key counter_hz)" -gt 0 ] ||
+			{ diag "counter_hz with $c"; fail=1; }
+		[ $c = ns ] && { expect "counter_hz of ns" \
+			"$(summary_key counter_hz)" 1000000000 || fail=1; }
+		diag "clock $c: medians $(medians)"
+	done
+	set_defaults
 	return $fail
 }
 
@@ -854,10 +890,11 @@ test_headless_load()
 {
 	local fail=0 log v
 	unload || return 1
-	insmod $MODULE run=1 nr_samples=1000 cpus=0-1 ||
+	insmod $MODULE run=1 nr_samples=1000 cpus=0-1 clock=ordered ||
 		{ diag "insmod run=1 failed"; return 1; }
 	log=$(dmesg | sed -n 's/.*tracerbench: //p')
 	for v in "run 1" "cpus 0-1" "nr_samples 1000" "irq.samples 2000" \
+		 "clock ordered" \
 		 "irq_save.p99.99 "; do
 		echo "$log" | grep -q "^$v" || { diag "no '$v' logged"; fail=1; }
 	done
@@ -867,7 +904,7 @@ test_headless_load()
 	expect "cpus" "$(cat $TB/cpus)" 0-1 || fail=1
 	unload || fail=1
 	for v in nr_samples=0 nr_highest=1025 do_work=2 cpus=abc cpus=4096 \
-		 run=maybe; do
+		 run=maybe clock=tsc; do
 		insmod $MODULE $v 2>/dev/null &&
 			{ diag "insmod $v loaded"; unload; fail=1; }
 		[ -d $TB ] && { diag "insmod $v left a tree"; fail=1; }
@@ -956,6 +993,7 @@ group_functional()
 	run_test "do_work run" test_do_work_run
 	run_test "summary: every key, consistent with the files" test_summary
 	run_test "summary: run counts benchmarks only" test_run_counter
+	run_test "clock: ordered, ns and cycles each measure" test_clock_runs
 	run_test "histogram: every sample, levels from its ranks" test_histogram
 	run_test "per_cpu: a row per CPU, medians and maxima agree" test_per_cpu
 	run_test "cpus: a run measures exactly the CPUs listed" test_cpus_subset
