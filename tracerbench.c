@@ -57,6 +57,12 @@
  * 2^40 windows keep a run under a day and every CPU's total within u64.
  */
 #define TB_MAX_SAMPLES		BIT_ULL(40)
+/*
+ * Pairs per window. 10^4 pairs of the dearest primitive, with tracing on,
+ * keep a window well under a millisecond on real hardware, and a window
+ * times batch fits u64 with room to spare.
+ */
+#define TB_MAX_BATCH		10000
 /* per-CPU heaps are allocated at this size, so any setting fits them */
 #define TB_MAX_HIGHEST		1024
 /* samples of the bare counter read taken to find its cost */
@@ -103,6 +109,7 @@ enum tb_param_id {
 	TB_NR_SAMPLES,
 	TB_NR_HIGHEST,
 	TB_DO_WORK,
+	TB_BATCH,
 	TB_NR_PARAMS,
 };
 
@@ -117,6 +124,7 @@ static struct tb_param tb_params[TB_NR_PARAMS] = {
 	[TB_NR_SAMPLES]	= { "nr_samples", TB_DEFAULT_SAMPLES, 1, TB_MAX_SAMPLES },
 	[TB_NR_HIGHEST]	= { "nr_highest", TB_DEFAULT_HIGHEST, 1, TB_MAX_HIGHEST },
 	[TB_DO_WORK]	= { "do_work", 0, 0, 1 },
+	[TB_BATCH]	= { "batch", 1, 1, TB_MAX_BATCH },
 };
 
 /*
@@ -155,6 +163,7 @@ static DEFINE_MUTEX(tb_params_lock);
 /* What a run measures with, copied from the configuration as it starts. */
 struct tb_config {
 	enum tb_clock clock;
+	u64 batch;
 	u64 nr_samples;
 	size_t nr_highest;	/* clamped to nr_samples */
 	bool do_work;
@@ -164,8 +173,8 @@ struct tb_config {
 
 /* One CPU's figures for one primitive, from its histogram. */
 struct tb_cpu_result {
-	u64 median;
-	struct tb_fixed mean;
+	u64 median;			/* in whole windows, as is p99 and max */
+	struct tb_fixed mean;		/* per pair */
 	u64 max;
 	u64 p99;
 	u64 samples;
@@ -173,10 +182,11 @@ struct tb_cpu_result {
 
 /* A run's figures for one primitive, over all of its CPUs. */
 struct tb_figures {
+	/* whole windows, divided by batch when shown, except the means */
 	u64 median;			/* median of the per-CPU medians */
-	struct tb_fixed average;	/* mean of the per-CPU means */
+	struct tb_fixed average;	/* mean of the per-CPU means, per pair */
 	u64 max;
-	struct tb_fixed max_avg;	/* mean of the nr_highest largest */
+	struct tb_fixed max_avg;	/* mean of the nr_highest largest, per pair */
 	u64 level[TB_NR_LEVELS];	/* tb_levels, from the merged histogram */
 	u64 samples;
 };
@@ -189,6 +199,7 @@ struct tb_report_head {
 	u64 nr_highest;
 	bool do_work;
 	enum tb_clock clock;
+	u64 batch;			/* pairs per window */
 	u64 counter_hz;			/* median over CPUs */
 	u64 overhead;			/* median over CPUs */
 	u64 duration_ns;
@@ -406,141 +417,144 @@ static __always_inline void tb_pair(enum tb_prim prim, bool work)
  * the window, and everything else out of it.
  */
 static __always_inline u64 tb_window(enum tb_prim prim, bool work,
-				     enum tb_clock clock)
+				     enum tb_clock clock, u64 batch)
 {
 	u64 t0, t1;
 
 	t0 = tb_clock_read(clock);
 	barrier();
 	tb_selftest_store(t0);
-	tb_pair(prim, work);
+	/* batch >= 1: no test before the first pair */
+	do {
+		tb_pair(prim, work);
+	} while (--batch);
 	barrier();
 	t1 = tb_clock_read(clock);
 	return t1 - t0;
 }
 
 /* notrace: a window must not start with a call into ftrace either. */
-static noinline notrace u64 tb_win_irq(void)
+static noinline notrace u64 tb_win_irq(u64 n)
 {
-	return tb_window(TB_IRQ, false, TB_CLOCK_CYCLES);
+	return tb_window(TB_IRQ, false, TB_CLOCK_CYCLES, n);
 }
 
-static noinline notrace u64 tb_win_preempt(void)
+static noinline notrace u64 tb_win_preempt(u64 n)
 {
-	return tb_window(TB_PREEMPT, false, TB_CLOCK_CYCLES);
+	return tb_window(TB_PREEMPT, false, TB_CLOCK_CYCLES, n);
 }
 
-static noinline notrace u64 tb_win_irq_save(void)
+static noinline notrace u64 tb_win_irq_save(u64 n)
 {
-	return tb_window(TB_IRQ_SAVE, false, TB_CLOCK_CYCLES);
+	return tb_window(TB_IRQ_SAVE, false, TB_CLOCK_CYCLES, n);
 }
 
-static noinline notrace u64 tb_win_empty(void)
+static noinline notrace u64 tb_win_empty(u64 n)
 {
-	return tb_window(TB_CALIBRATION, false, TB_CLOCK_CYCLES);
+	return tb_window(TB_CALIBRATION, false, TB_CLOCK_CYCLES, n);
 }
 
-static noinline notrace u64 tb_win_irq_work(void)
+static noinline notrace u64 tb_win_irq_work(u64 n)
 {
-	return tb_window(TB_IRQ, true, TB_CLOCK_CYCLES);
+	return tb_window(TB_IRQ, true, TB_CLOCK_CYCLES, n);
 }
 
-static noinline notrace u64 tb_win_preempt_work(void)
+static noinline notrace u64 tb_win_preempt_work(u64 n)
 {
-	return tb_window(TB_PREEMPT, true, TB_CLOCK_CYCLES);
+	return tb_window(TB_PREEMPT, true, TB_CLOCK_CYCLES, n);
 }
 
-static noinline notrace u64 tb_win_irq_save_work(void)
+static noinline notrace u64 tb_win_irq_save_work(u64 n)
 {
-	return tb_window(TB_IRQ_SAVE, true, TB_CLOCK_CYCLES);
+	return tb_window(TB_IRQ_SAVE, true, TB_CLOCK_CYCLES, n);
 }
 
-static noinline notrace u64 tb_win_empty_work(void)
+static noinline notrace u64 tb_win_empty_work(u64 n)
 {
-	return tb_window(TB_CALIBRATION, true, TB_CLOCK_CYCLES);
+	return tb_window(TB_CALIBRATION, true, TB_CLOCK_CYCLES, n);
 }
 
-static noinline notrace u64 tb_win_irq_ordered(void)
+static noinline notrace u64 tb_win_irq_ordered(u64 n)
 {
-	return tb_window(TB_IRQ, false, TB_CLOCK_ORDERED);
+	return tb_window(TB_IRQ, false, TB_CLOCK_ORDERED, n);
 }
 
-static noinline notrace u64 tb_win_preempt_ordered(void)
+static noinline notrace u64 tb_win_preempt_ordered(u64 n)
 {
-	return tb_window(TB_PREEMPT, false, TB_CLOCK_ORDERED);
+	return tb_window(TB_PREEMPT, false, TB_CLOCK_ORDERED, n);
 }
 
-static noinline notrace u64 tb_win_irq_save_ordered(void)
+static noinline notrace u64 tb_win_irq_save_ordered(u64 n)
 {
-	return tb_window(TB_IRQ_SAVE, false, TB_CLOCK_ORDERED);
+	return tb_window(TB_IRQ_SAVE, false, TB_CLOCK_ORDERED, n);
 }
 
-static noinline notrace u64 tb_win_empty_ordered(void)
+static noinline notrace u64 tb_win_empty_ordered(u64 n)
 {
-	return tb_window(TB_CALIBRATION, false, TB_CLOCK_ORDERED);
+	return tb_window(TB_CALIBRATION, false, TB_CLOCK_ORDERED, n);
 }
 
-static noinline notrace u64 tb_win_irq_ordered_work(void)
+static noinline notrace u64 tb_win_irq_ordered_work(u64 n)
 {
-	return tb_window(TB_IRQ, true, TB_CLOCK_ORDERED);
+	return tb_window(TB_IRQ, true, TB_CLOCK_ORDERED, n);
 }
 
-static noinline notrace u64 tb_win_preempt_ordered_work(void)
+static noinline notrace u64 tb_win_preempt_ordered_work(u64 n)
 {
-	return tb_window(TB_PREEMPT, true, TB_CLOCK_ORDERED);
+	return tb_window(TB_PREEMPT, true, TB_CLOCK_ORDERED, n);
 }
 
-static noinline notrace u64 tb_win_irq_save_ordered_work(void)
+static noinline notrace u64 tb_win_irq_save_ordered_work(u64 n)
 {
-	return tb_window(TB_IRQ_SAVE, true, TB_CLOCK_ORDERED);
+	return tb_window(TB_IRQ_SAVE, true, TB_CLOCK_ORDERED, n);
 }
 
-static noinline notrace u64 tb_win_empty_ordered_work(void)
+static noinline notrace u64 tb_win_empty_ordered_work(u64 n)
 {
-	return tb_window(TB_CALIBRATION, true, TB_CLOCK_ORDERED);
+	return tb_window(TB_CALIBRATION, true, TB_CLOCK_ORDERED, n);
 }
 
-static noinline notrace u64 tb_win_irq_ns(void)
+static noinline notrace u64 tb_win_irq_ns(u64 n)
 {
-	return tb_window(TB_IRQ, false, TB_CLOCK_NS);
+	return tb_window(TB_IRQ, false, TB_CLOCK_NS, n);
 }
 
-static noinline notrace u64 tb_win_preempt_ns(void)
+static noinline notrace u64 tb_win_preempt_ns(u64 n)
 {
-	return tb_window(TB_PREEMPT, false, TB_CLOCK_NS);
+	return tb_window(TB_PREEMPT, false, TB_CLOCK_NS, n);
 }
 
-static noinline notrace u64 tb_win_irq_save_ns(void)
+static noinline notrace u64 tb_win_irq_save_ns(u64 n)
 {
-	return tb_window(TB_IRQ_SAVE, false, TB_CLOCK_NS);
+	return tb_window(TB_IRQ_SAVE, false, TB_CLOCK_NS, n);
 }
 
-static noinline notrace u64 tb_win_empty_ns(void)
+static noinline notrace u64 tb_win_empty_ns(u64 n)
 {
-	return tb_window(TB_CALIBRATION, false, TB_CLOCK_NS);
+	return tb_window(TB_CALIBRATION, false, TB_CLOCK_NS, n);
 }
 
-static noinline notrace u64 tb_win_irq_ns_work(void)
+static noinline notrace u64 tb_win_irq_ns_work(u64 n)
 {
-	return tb_window(TB_IRQ, true, TB_CLOCK_NS);
+	return tb_window(TB_IRQ, true, TB_CLOCK_NS, n);
 }
 
-static noinline notrace u64 tb_win_preempt_ns_work(void)
+static noinline notrace u64 tb_win_preempt_ns_work(u64 n)
 {
-	return tb_window(TB_PREEMPT, true, TB_CLOCK_NS);
+	return tb_window(TB_PREEMPT, true, TB_CLOCK_NS, n);
 }
 
-static noinline notrace u64 tb_win_irq_save_ns_work(void)
+static noinline notrace u64 tb_win_irq_save_ns_work(u64 n)
 {
-	return tb_window(TB_IRQ_SAVE, true, TB_CLOCK_NS);
+	return tb_window(TB_IRQ_SAVE, true, TB_CLOCK_NS, n);
 }
 
-static noinline notrace u64 tb_win_empty_ns_work(void)
+static noinline notrace u64 tb_win_empty_ns_work(u64 n)
 {
-	return tb_window(TB_CALIBRATION, true, TB_CLOCK_NS);
+	return tb_window(TB_CALIBRATION, true, TB_CLOCK_NS, n);
 }
 
-typedef u64 (*tb_window_fn)(void);
+typedef u64 (*tb_window_fn)(u64 n);
 
 /* [clock][do_work][primitive, or TB_CALIBRATION] */
 static const tb_window_fn tb_windows[TB_NR_CLOCKS][2][TB_NR_PRIMS + 1] = {
@@ -589,9 +603,9 @@ static const tb_window_fn tb_windows[TB_NR_CLOCKS][2][TB_NR_PRIMS + 1] = {
 };
 
 /* One window of @prim; the call is outside the timed part. */
-static u64 tb_time_one(enum tb_clock clock, enum tb_prim prim, bool work)
+static u64 tb_time_one(const struct tb_config *cfg, enum tb_prim prim)
 {
-	return tb_windows[clock][work][prim]();
+	return tb_windows[cfg->clock][cfg->do_work][prim](cfg->batch);
 }
 
 /*
@@ -611,7 +625,7 @@ static void tb_warm_up(const struct tb_config *cfg, enum tb_prim prim)
 	unsigned int i;
 
 	for (i = 0; i < TB_WARMUP; i++)
-		tb_time_one(cfg->clock, prim, cfg->do_work);
+		tb_time_one(cfg, prim);
 }
 
 /* The cost of an empty window: a median, so an interrupt cannot skew it. */
@@ -622,8 +636,7 @@ static int tb_calibrate(const struct tb_config *cfg, u64 *samples,
 
 	tb_warm_up(cfg, TB_CALIBRATION);
 	for (i = 0; i < TB_CALIBRATION_SAMPLES; i++) {
-		samples[i] = tb_time_one(cfg->clock, TB_CALIBRATION,
-					 cfg->do_work);
+		samples[i] = tb_time_one(cfg, TB_CALIBRATION);
 		if (tb_checkpoint(i))
 			return -EINTR;
 	}
@@ -640,7 +653,7 @@ static int tb_sample(const struct tb_config *cfg, enum tb_prim prim,
 
 	tb_warm_up(cfg, prim);
 	for (i = 0; i < n; i++) {
-		u64 cycles = tb_time_one(cfg->clock, prim, cfg->do_work);
+		u64 cycles = tb_time_one(cfg, prim);
 		u64 sample = cycles > overhead ? cycles - overhead : 0;
 
 		tb_hist_add(hist, sample);
@@ -651,10 +664,23 @@ static int tb_sample(const struct tb_config *cfg, enum tb_prim prim,
 	return 0;
 }
 
-static void tb_describe(const struct tb_hist *hist, struct tb_cpu_result *res)
+/*
+ * @sum / (@nr * @batch): a mean per pair from whole windows, with three
+ * decimals. nr * batch fits u64: at most 2^40 windows of 10^4 pairs.
+ */
+static struct tb_fixed tb_mean_per_pair(struct tb_u128 sum, u64 nr, u64 batch)
+{
+	if (!nr)
+		return (struct tb_fixed){};
+	return tb_fixed_ratio(sum, nr * batch);
+}
+
+/* Histogram figures stay in whole windows; only means are per pair. */
+static void tb_describe(const struct tb_hist *hist, u64 batch,
+			struct tb_cpu_result *res)
 {
 	res->median = tb_hist_median(hist);
-	res->mean = tb_hist_mean(hist);
+	res->mean = tb_mean_per_pair(hist->sum, hist->nr, batch);
 	res->max = hist->max;
 	res->p99 = tb_hist_percentile(hist, 99, 100);
 	res->samples = hist->nr;
@@ -720,7 +746,8 @@ static int tb_measure_cpu(struct tb_run *run, struct tb_cpu *tc)
 								  run->percentile,
 								  100);
 		else
-			tb_describe(&buf->hist[prim], &tc->res[prim]);
+			tb_describe(&buf->hist[prim], cfg->batch,
+				    &tc->res[prim]);
 	}
 	if (!run->percentile)
 		tb_merge_cpu(run, buf, heaps);
@@ -773,6 +800,7 @@ static void tb_snapshot_config(struct tb_config *cfg)
 	cfg->nr_samples = tb_params[TB_NR_SAMPLES].value;
 	cfg->nr_highest = min(tb_params[TB_NR_HIGHEST].value, cfg->nr_samples);
 	cfg->do_work = tb_params[TB_DO_WORK].value;
+	cfg->batch = tb_params[TB_BATCH].value;
 	cfg->all_cpus = tb_cpus_all;
 	cfg->clock = tb_clock_sel;
 	cpumask_copy(&cfg->cpus, &tb_cpus_wanted);
@@ -1015,8 +1043,7 @@ static void tb_sum_figures(struct tb_run *run, enum tb_prim prim,
 	fig->max = hist->max;
 	for (i = 0; i < heap->nr; i++)
 		tb_u128_add(&top, heap->data[i]);
-	fig->max_avg = heap->nr ? tb_fixed_ratio(top, heap->nr) :
-				  (struct tb_fixed){};
+	fig->max_avg = tb_mean_per_pair(top, heap->nr, run->cfg.batch);
 	for (l = 0; l < TB_NR_LEVELS; l++)
 		fig->level[l] = tb_hist_percentile(hist, tb_levels[l].num,
 						   tb_levels[l].den);
@@ -1035,6 +1062,7 @@ static void tb_publish_benchmark(struct tb_run *run, u64 duration_ns)
 	head->nr_samples = run->cfg.nr_samples;
 	head->nr_highest = run->cfg.nr_highest;
 	head->do_work = run->cfg.do_work;
+	head->batch = run->cfg.batch;
 	head->clock = run->cfg.clock;
 	head->duration_ns = duration_ns;
 	head->counter_hz = tb_median_over_cpus(run, tb_cpu_counter_hz, 0);
@@ -1101,7 +1129,8 @@ static int tb_percentile_run(unsigned int pct)
 		tc = per_cpu_ptr(&tb_cpu, cpumask_first(&run->cpus));
 		mutex_lock(&tb_results_lock);
 		for (prim = 0; prim < TB_NR_PRIMS; prim++)
-			tb_percentiles[prim] = tc->percentile[prim];
+			tb_percentiles[prim] = div64_u64(tc->percentile[prim],
+							 run->cfg.batch);
 		mutex_unlock(&tb_results_lock);
 	}
 	mutex_unlock(&tb_run_lock);
@@ -1306,6 +1335,8 @@ module_param_cb(nr_highest, &tb_modparam_ops, &tb_params[TB_NR_HIGHEST], 0444);
 MODULE_PARM_DESC(nr_highest, "largest samples that max_avg averages");
 module_param_cb(do_work, &tb_modparam_ops, &tb_params[TB_DO_WORK], 0444);
 MODULE_PARM_DESC(do_work, "1: simulated critical section in every window");
+module_param_cb(batch, &tb_modparam_ops, &tb_params[TB_BATCH], 0444);
+MODULE_PARM_DESC(batch, "pairs timed back to back in one window (1..10000)");
 
 static int tb_cpus_param_set(const char *val, const struct kernel_param *kp)
 {
@@ -1408,24 +1439,30 @@ static const char * const tb_stat_names[TB_NR_STATS] = {
  */
 static const u8 tb_result_slots[TB_NR_PRIMS][TB_NR_STATS];
 
-/* Whole numbers, as the specification's files always printed. */
+/*
+ * Whole numbers, as the specification's files always printed: per pair,
+ * rounded down.
+ */
 static int tb_result_get(void *data, u64 *val)
 {
 	size_t slot = (const u8 *)data - &tb_result_slots[0][0];
 	enum tb_prim prim = slot / TB_NR_STATS;
 	const struct tb_figures *fig;
 
+	u64 batch;
+
 	mutex_lock(&tb_results_lock);
 	fig = tb_report ? &tb_report->head.fig[prim] : NULL;
+	batch = tb_report ? tb_report->head.batch : 1;
 	switch (slot % TB_NR_STATS) {
 	case TB_MEDIAN:
-		*val = fig ? fig->median : 0;
+		*val = fig ? div64_u64(fig->median, batch) : 0;
 		break;
 	case TB_AVERAGE:
 		*val = fig ? fig->average.whole : 0;
 		break;
 	case TB_MAX:
-		*val = fig ? fig->max : 0;
+		*val = fig ? div64_u64(fig->max, batch) : 0;
 		break;
 	case TB_MAX_AVG:
 		*val = fig ? fig->max_avg.whole : 0;
@@ -1470,11 +1507,31 @@ static const char *tb_preemption(void)
 /* A struct tb_fixed prints as its whole part and three decimals. */
 #define TB_FIXED_FMT		"%llu.%03u"
 
+/* Room for U64_MAX and three decimals. */
+#define TB_PAIR_LEN		32
+
+/*
+ * @v whole windows per pair, in @buf: an integer where the quotient is
+ * whole (always with batch 1), else with three decimals rounded down.
+ */
+static const char *tb_per_pair(char *buf, u64 v, u64 batch)
+{
+	struct tb_fixed f;
+
+	f = tb_fixed_ratio((struct tb_u128){ .lo = v }, batch ? batch : 1);
+	if (f.milli)
+		scnprintf(buf, TB_PAIR_LEN, TB_FIXED_FMT, f.whole, f.milli);
+	else
+		scnprintf(buf, TB_PAIR_LEN, "%llu", f.whole);
+	return buf;
+}
+
 /* One line per key; the caller holds tb_results_lock. */
 static void tb_emit_summary(struct seq_file *m)
 {
 	static const struct tb_report_head none;
 	const struct tb_report_head *h = tb_report ? &tb_report->head : &none;
+	char buf[TB_PAIR_LEN];
 	enum tb_prim prim;
 	unsigned int l;
 
@@ -1488,6 +1545,7 @@ static void tb_emit_summary(struct seq_file *m)
 	tb_emit(m, "nr_samples %llu\n", h->nr_samples);
 	tb_emit(m, "nr_highest %llu\n", h->nr_highest);
 	tb_emit(m, "do_work %d\n", h->do_work);
+	tb_emit(m, "batch %llu\n", h->batch ? h->batch : 1);
 	tb_emit(m, "clock %s\n", tb_clock_names[h->clock]);
 	tb_emit(m, "unit %s\n", tb_clock_units[h->clock]);
 	tb_emit(m, "counter_hz %llu\n", h->counter_hz);
@@ -1497,15 +1555,16 @@ static void tb_emit_summary(struct seq_file *m)
 		const struct tb_figures *f = &h->fig[prim];
 		const char *p = tb_prim_names[prim];
 
-		tb_emit(m, "%s.median %llu\n", p, f->median);
+		tb_emit(m, "%s.median %s\n", p,
+			tb_per_pair(buf, f->median, h->batch));
 		tb_emit(m, "%s.average " TB_FIXED_FMT "\n", p,
 			f->average.whole, f->average.milli);
-		tb_emit(m, "%s.max %llu\n", p, f->max);
+		tb_emit(m, "%s.max %s\n", p, tb_per_pair(buf, f->max, h->batch));
 		tb_emit(m, "%s.max_avg " TB_FIXED_FMT "\n", p,
 			f->max_avg.whole, f->max_avg.milli);
 		for (l = 0; l < TB_NR_LEVELS; l++)
-			tb_emit(m, "%s.%s %llu\n", p, tb_levels[l].name,
-				f->level[l]);
+			tb_emit(m, "%s.%s %s\n", p, tb_levels[l].name,
+				tb_per_pair(buf, f->level[l], h->batch));
 		tb_emit(m, "%s.samples %llu\n", p, f->samples);
 	}
 }
@@ -1528,17 +1587,21 @@ static enum tb_prim tb_file_prim(struct seq_file *m)
 static int tb_per_cpu_show(struct seq_file *m, void *v)
 {
 	enum tb_prim prim = tb_file_prim(m);
+	char med[TB_PAIR_LEN], max[TB_PAIR_LEN], p99[TB_PAIR_LEN];
 	unsigned int i;
+	u64 batch;
 
 	seq_puts(m, "cpu median average max p99 samples\n");
 	mutex_lock(&tb_results_lock);
+	batch = tb_report ? tb_report->head.batch : 1;
 	for (i = 0; tb_report && i < tb_report->nr_rows; i++) {
 		const struct tb_row *row = &tb_report->rows[i];
 		const struct tb_cpu_result *r = &row->res[prim];
 
-		seq_printf(m, "%u %llu " TB_FIXED_FMT " %llu %llu %llu\n",
-			   row->cpu, r->median, r->mean.whole, r->mean.milli,
-			   r->max, r->p99, r->samples);
+		seq_printf(m, "%u %s " TB_FIXED_FMT " %s %s %llu\n", row->cpu,
+			   tb_per_pair(med, r->median, batch), r->mean.whole,
+			   r->mean.milli, tb_per_pair(max, r->max, batch),
+			   tb_per_pair(p99, r->p99, batch), r->samples);
 	}
 	mutex_unlock(&tb_results_lock);
 	return 0;
@@ -1549,13 +1612,17 @@ static int tb_histogram_show(struct seq_file *m, void *v)
 {
 	enum tb_prim prim = tb_file_prim(m);
 	const struct tb_hist *hist;
+	char low[TB_PAIR_LEN];
 	unsigned int b;
+	u64 batch;
 
 	mutex_lock(&tb_results_lock);
 	hist = tb_report ? &tb_report->hist[prim] : NULL;
+	batch = tb_report ? tb_report->head.batch : 1;
 	for (b = 0; hist && b < TB_HIST_BUCKETS; b++)
 		if (hist->count[b])
-			seq_printf(m, "%llu %llu\n", tb_hist_bucket_low(b),
+			seq_printf(m, "%s %llu\n",
+				   tb_per_pair(low, tb_hist_bucket_low(b), batch),
 				   hist->count[b]);
 	mutex_unlock(&tb_results_lock);
 	return 0;

@@ -27,10 +27,11 @@ PREEMPTIRQ=/sys/kernel/tracing/events/preemptirq
 KMEMLEAK=/sys/kernel/debug/kmemleak
 PRIMS="irq preempt irq_save"
 STATS="median average max max_avg percentile"
-PARAMS="nr_samples nr_highest do_work cpus clock"
-# the largest nr_samples (2^40) and nr_highest
+PARAMS="nr_samples nr_highest do_work batch cpus clock"
+# the largest nr_samples (2^40), nr_highest and batch
 MAX_SAMPLES=1099511627776
 MAX_HIGHEST=1024
+MAX_BATCH=10000
 # the summary's tail levels, in order
 LEVELS="p50 p90 p99 p99.9 p99.99"
 
@@ -127,7 +128,7 @@ set_defaults()
 {
 	echo 10000 >$TB/nr_samples && echo 100 >$TB/nr_highest &&
 		echo 0 >$TB/do_work && echo all >$TB/cpus &&
-		echo cycles >$TB/clock
+		echo cycles >$TB/clock && echo 1 >$TB/batch
 }
 
 # summary_key KEY: KEY's value in the summary
@@ -181,7 +182,7 @@ test_all_cpus_online()
 test_tree()
 {
 	local fail=0
-	for f in nr_samples:644 nr_highest:644 do_work:644 cpus:644 clock:644 \
+	for f in nr_samples:644 nr_highest:644 do_work:644 batch:644 cpus:644 clock:644 \
 		 benchmark:200 percentile:200 summary:444; do
 		expect "mode of ${f%%:*}" "$(stat -c %a $TB/${f%%:*})" \
 			"${f##*:}" || fail=1
@@ -197,7 +198,7 @@ test_tree()
 			fail=1
 	done
 	expect "entries at the top" "$(ls $TB | tr '\n' ' ')" \
-		"benchmark clock cpus do_work irq irq_save nr_highest nr_samples percentile preempt summary " ||
+		"batch benchmark clock cpus do_work irq irq_save nr_highest nr_samples percentile preempt summary " ||
 		fail=1
 	expect "world-writable files" "$(find $TB -perm -o+w)" "" || fail=1
 	return $fail
@@ -206,7 +207,7 @@ test_tree()
 test_defaults()
 {
 	expect defaults "$(snapshot_params)" \
-		"nr_samples=10000 nr_highest=100 do_work=0 cpus=$(online_cpus) clock=cycles "
+		"nr_samples=10000 nr_highest=100 do_work=0 batch=1 cpus=$(online_cpus) clock=cycles "
 }
 
 test_zero_before_run()
@@ -310,6 +311,12 @@ cpus|-1|EINVAL
 cpus|4096|EINVAL
 cpus|0-4096|EINVAL
 cpus|99999999999999999999|EINVAL
+batch|0|EINVAL
+batch|-1|EINVAL
+batch|10001|EINVAL
+batch|abc|EINVAL
+batch|5x|EINVAL
+batch|18446744073709551616|ERANGE
 clock|foo|EINVAL
 clock||EINVAL
 clock|Cycles|EINVAL
@@ -350,7 +357,7 @@ test_read_write_only()
 test_limits_accepted()
 {
 	local fail=0 p max
-	for p in nr_samples:$MAX_SAMPLES nr_highest:$MAX_HIGHEST; do
+	for p in nr_samples:$MAX_SAMPLES nr_highest:$MAX_HIGHEST batch:$MAX_BATCH; do
 		max=${p#*:}
 		p=${p%%:*}
 		expect "$p max" "$(write_errno $TB/$p $max)" OK || fail=1
@@ -532,7 +539,7 @@ test_read_during_run()
 	echo 777 >$TB/nr_samples ||
 		{ diag "config write during the run failed"; fail=1; }
 	expect "params read during the run" "$params" \
-		"nr_samples=100 nr_highest=100 do_work=0 cpus=$(online_cpus) clock=cycles " ||
+		"nr_samples=100 nr_highest=100 do_work=0 batch=1 cpus=$(online_cpus) clock=cycles " ||
 		fail=1
 	release_cpu
 	wait_file /tmp/a || { diag "writer did not return"; fail=1; }
@@ -737,7 +744,7 @@ test_summary()
 	expect "benchmark" "$(write_errno $TB/benchmark 1)" OK || return 1
 	ncpu=$(expand_cpulist "$(online_cpus)" | wc -l)
 	for k in version run kernel preemption preemptirq_tracepoints cpus \
-		 nr_samples nr_highest do_work clock unit counter_hz overhead \
+		 nr_samples nr_highest do_work batch clock unit counter_hz overhead \
 		 duration_ns; do
 		[ -n "$(summary_key $k)" ] || { diag "no $k"; fail=1; }
 	done
@@ -747,6 +754,7 @@ test_summary()
 	expect nr_highest "$(summary_key nr_highest)" 100 || fail=1
 	expect do_work "$(summary_key do_work)" 0 || fail=1
 	expect clock "$(summary_key clock)" cycles || fail=1
+	expect batch "$(summary_key batch)" 1 || fail=1
 	expect unit "$(summary_key unit)" cycles || fail=1
 	v=no
 	[ -d $PREEMPTIRQ ] && v=yes
@@ -809,6 +817,40 @@ test_clock_runs()
 			"$(summary_key counter_hz)" 1000000000 || fail=1; }
 		diag "clock $c: medians $(medians)"
 	done
+	set_defaults
+	return $fail
+}
+
+# A batch of 7 pairs per window: the legacy files show the summary's
+# figures rounded down, and summary, per_cpu and histogram are numbers with
+# no or three decimals, whose histogram counts add up to the samples.
+test_batch_run()
+{
+	local fail=0 p v ncpu
+	echo 1000 >$TB/nr_samples
+	expect "batch 7" "$(write_errno $TB/batch 7)" OK || fail=1
+	expect "run" "$(write_errno $TB/benchmark 1)" OK || fail=1
+	expect "summary batch" "$(summary_key batch)" 7 || fail=1
+	ncpu=$(expand_cpulist "$(online_cpus)" | wc -l)
+	for p in $PRIMS; do
+		for k in median max; do
+			v=$(summary_key $p.$k)
+			is_number "$v" || fail=1
+			expect "$p/$k is $p.$k rounded down" "$(cat $TB/$p/$k)" \
+				"${v%.*}" || fail=1
+		done
+		expect "$p.samples" "$(summary_key $p.samples)" \
+			$((ncpu * 1000)) || fail=1
+		sed 1d $TB/$p/per_cpu | while read -r cpu med avg max p99 n; do
+			for v in $med $avg $max $p99; do
+				is_number "$v" || echo bad
+			done
+		done | grep -q bad && { diag "$p/per_cpu: $(cat $TB/$p/per_cpu)"; fail=1; }
+		v=$(awk '{ n += $2 } $1 !~ /^[0-9]+(\.[0-9][0-9][0-9])?$/ { bad = 1 }
+			END { print bad ? "bad" : n }' $TB/$p/histogram)
+		expect "$p/histogram counts" "$v" $((ncpu * 1000)) || fail=1
+	done
+	check_results_sane || fail=1
 	set_defaults
 	return $fail
 }
@@ -904,7 +946,7 @@ test_headless_load()
 	expect "cpus" "$(cat $TB/cpus)" 0-1 || fail=1
 	unload || fail=1
 	for v in nr_samples=0 nr_highest=1025 do_work=2 cpus=abc cpus=4096 \
-		 run=maybe clock=tsc; do
+		 run=maybe clock=tsc batch=0 batch=10001; do
 		insmod $MODULE $v 2>/dev/null &&
 			{ diag "insmod $v loaded"; unload; fail=1; }
 		[ -d $TB ] && { diag "insmod $v left a tree"; fail=1; }
@@ -994,6 +1036,7 @@ group_functional()
 	run_test "summary: every key, consistent with the files" test_summary
 	run_test "summary: run counts benchmarks only" test_run_counter
 	run_test "clock: ordered, ns and cycles each measure" test_clock_runs
+	run_test "batch 7: per-pair figures in every file" test_batch_run
 	run_test "histogram: every sample, levels from its ranks" test_histogram
 	run_test "per_cpu: a row per CPU, medians and maxima agree" test_per_cpu
 	run_test "cpus: a run measures exactly the CPUs listed" test_cpus_subset
@@ -1075,9 +1118,41 @@ test_do_work_subtracted()
 	return $fail
 }
 
+# summary_medians: every primitive's summary median, per pair
+summary_medians()
+{
+	for p in $PRIMS; do
+		printf '%s ' "$(summary_key $p.median)"
+	done
+}
+
+# Under icount a pair costs the same in every window, so timing 1000 back
+# to back and dividing gives the batch-1 median, within a tick.
+test_batch_agrees()
+{
+	local fail=0 one many
+	echo 0 >$TB/cpus && echo 2000 >$TB/nr_samples || return 1
+	echo 1 >$TB/batch && echo 1 >$TB/benchmark || fail=1
+	one=$(summary_medians)
+	echo 1000 >$TB/batch && echo 1 >$TB/benchmark || fail=1
+	many=$(summary_medians)
+	diag "medians ($PRIMS), batch 1: $one"
+	diag "medians ($PRIMS), batch 1000: $many"
+	set -- $many
+	for m in $one; do
+		awk -v a="$m" -v b="$1" 'BEGIN { d = a - b; exit !(d <= 1 && d >= -1) }' ||
+			{ diag "batch 1 gives $m, batch 1000 gives $1"; fail=1; }
+		shift
+	done
+	set_defaults
+	return $fail
+}
+
 group_exact()
 {
 	run_test "load" load
+	run_test "batch 1000 medians per pair within 1 of batch 1" \
+		test_batch_agrees
 	run_test "two runs give identical medians" test_identical_medians
 	run_test "percentile 50 <= percentile 99" test_percentile_order
 	run_test "do_work medians within 2 cycles" test_do_work_subtracted
