@@ -74,10 +74,18 @@
 /* buffers must never invoke the OOM killer or warn: failure is -ENOMEM */
 #define TB_GFP			(GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
 
+/*
+ * The three specified primitives, then their untraced forms: with these
+ * measured in the same run, traced - raw is what the preemptirq hooks cost
+ * in the running kernel, with the events off or on.
+ */
 enum tb_prim {
 	TB_IRQ,
 	TB_PREEMPT,
 	TB_IRQ_SAVE,
+	TB_RAW_IRQ,
+	TB_RAW_IRQ_SAVE,
+	TB_PREEMPT_NOTRACE,
 	TB_NR_PRIMS,
 	/* not a primitive: the empty window used to calibrate the timer */
 	TB_CALIBRATION = TB_NR_PRIMS,
@@ -87,6 +95,9 @@ static const char * const tb_prim_names[TB_NR_PRIMS] = {
 	[TB_IRQ]	= "irq",
 	[TB_PREEMPT]	= "preempt",
 	[TB_IRQ_SAVE]	= "irq_save",
+	[TB_RAW_IRQ]	= "raw_irq",
+	[TB_RAW_IRQ_SAVE]	= "raw_irq_save",
+	[TB_PREEMPT_NOTRACE]	= "preempt_notrace",
 };
 
 /* The tail levels of the summary, from the merged histogram: num / den. */
@@ -397,6 +408,21 @@ static __always_inline void tb_pair(enum tb_prim prim, bool work)
 		tb_work(work);
 		local_irq_restore(flags);
 		break;
+	case TB_RAW_IRQ:
+		raw_local_irq_disable();
+		tb_work(work);
+		raw_local_irq_enable();
+		break;
+	case TB_RAW_IRQ_SAVE:
+		raw_local_irq_save(flags);
+		tb_work(work);
+		raw_local_irq_restore(flags);
+		break;
+	case TB_PREEMPT_NOTRACE:
+		preempt_disable_notrace();
+		tb_work(work);
+		preempt_enable_notrace();
+		break;
 	default:
 		tb_work(work);
 		break;
@@ -449,6 +475,21 @@ static noinline notrace u64 tb_win_irq_save(u64 n)
 	return tb_window(TB_IRQ_SAVE, false, TB_CLOCK_CYCLES, n);
 }
 
+static noinline notrace u64 tb_win_raw_irq(u64 n)
+{
+	return tb_window(TB_RAW_IRQ, false, TB_CLOCK_CYCLES, n);
+}
+
+static noinline notrace u64 tb_win_raw_irq_save(u64 n)
+{
+	return tb_window(TB_RAW_IRQ_SAVE, false, TB_CLOCK_CYCLES, n);
+}
+
+static noinline notrace u64 tb_win_preempt_notrace(u64 n)
+{
+	return tb_window(TB_PREEMPT_NOTRACE, false, TB_CLOCK_CYCLES, n);
+}
+
 static noinline notrace u64 tb_win_empty(u64 n)
 {
 	return tb_window(TB_CALIBRATION, false, TB_CLOCK_CYCLES, n);
@@ -467,6 +508,21 @@ static noinline notrace u64 tb_win_preempt_work(u64 n)
 static noinline notrace u64 tb_win_irq_save_work(u64 n)
 {
 	return tb_window(TB_IRQ_SAVE, true, TB_CLOCK_CYCLES, n);
+}
+
+static noinline notrace u64 tb_win_raw_irq_work(u64 n)
+{
+	return tb_window(TB_RAW_IRQ, true, TB_CLOCK_CYCLES, n);
+}
+
+static noinline notrace u64 tb_win_raw_irq_save_work(u64 n)
+{
+	return tb_window(TB_RAW_IRQ_SAVE, true, TB_CLOCK_CYCLES, n);
+}
+
+static noinline notrace u64 tb_win_preempt_notrace_work(u64 n)
+{
+	return tb_window(TB_PREEMPT_NOTRACE, true, TB_CLOCK_CYCLES, n);
 }
 
 static noinline notrace u64 tb_win_empty_work(u64 n)
@@ -489,6 +545,21 @@ static noinline notrace u64 tb_win_irq_save_ordered(u64 n)
 	return tb_window(TB_IRQ_SAVE, false, TB_CLOCK_ORDERED, n);
 }
 
+static noinline notrace u64 tb_win_raw_irq_ordered(u64 n)
+{
+	return tb_window(TB_RAW_IRQ, false, TB_CLOCK_ORDERED, n);
+}
+
+static noinline notrace u64 tb_win_raw_irq_save_ordered(u64 n)
+{
+	return tb_window(TB_RAW_IRQ_SAVE, false, TB_CLOCK_ORDERED, n);
+}
+
+static noinline notrace u64 tb_win_preempt_notrace_ordered(u64 n)
+{
+	return tb_window(TB_PREEMPT_NOTRACE, false, TB_CLOCK_ORDERED, n);
+}
+
 static noinline notrace u64 tb_win_empty_ordered(u64 n)
 {
 	return tb_window(TB_CALIBRATION, false, TB_CLOCK_ORDERED, n);
@@ -507,6 +578,21 @@ static noinline notrace u64 tb_win_preempt_ordered_work(u64 n)
 static noinline notrace u64 tb_win_irq_save_ordered_work(u64 n)
 {
 	return tb_window(TB_IRQ_SAVE, true, TB_CLOCK_ORDERED, n);
+}
+
+static noinline notrace u64 tb_win_raw_irq_ordered_work(u64 n)
+{
+	return tb_window(TB_RAW_IRQ, true, TB_CLOCK_ORDERED, n);
+}
+
+static noinline notrace u64 tb_win_raw_irq_save_ordered_work(u64 n)
+{
+	return tb_window(TB_RAW_IRQ_SAVE, true, TB_CLOCK_ORDERED, n);
+}
+
+static noinline notrace u64 tb_win_preempt_notrace_ordered_work(u64 n)
+{
+	return tb_window(TB_PREEMPT_NOTRACE, true, TB_CLOCK_ORDERED, n);
 }
 
 static noinline notrace u64 tb_win_empty_ordered_work(u64 n)
@@ -529,6 +615,21 @@ static noinline notrace u64 tb_win_irq_save_ns(u64 n)
 	return tb_window(TB_IRQ_SAVE, false, TB_CLOCK_NS, n);
 }
 
+static noinline notrace u64 tb_win_raw_irq_ns(u64 n)
+{
+	return tb_window(TB_RAW_IRQ, false, TB_CLOCK_NS, n);
+}
+
+static noinline notrace u64 tb_win_raw_irq_save_ns(u64 n)
+{
+	return tb_window(TB_RAW_IRQ_SAVE, false, TB_CLOCK_NS, n);
+}
+
+static noinline notrace u64 tb_win_preempt_notrace_ns(u64 n)
+{
+	return tb_window(TB_PREEMPT_NOTRACE, false, TB_CLOCK_NS, n);
+}
+
 static noinline notrace u64 tb_win_empty_ns(u64 n)
 {
 	return tb_window(TB_CALIBRATION, false, TB_CLOCK_NS, n);
@@ -549,6 +650,21 @@ static noinline notrace u64 tb_win_irq_save_ns_work(u64 n)
 	return tb_window(TB_IRQ_SAVE, true, TB_CLOCK_NS, n);
 }
 
+static noinline notrace u64 tb_win_raw_irq_ns_work(u64 n)
+{
+	return tb_window(TB_RAW_IRQ, true, TB_CLOCK_NS, n);
+}
+
+static noinline notrace u64 tb_win_raw_irq_save_ns_work(u64 n)
+{
+	return tb_window(TB_RAW_IRQ_SAVE, true, TB_CLOCK_NS, n);
+}
+
+static noinline notrace u64 tb_win_preempt_notrace_ns_work(u64 n)
+{
+	return tb_window(TB_PREEMPT_NOTRACE, true, TB_CLOCK_NS, n);
+}
+
 static noinline notrace u64 tb_win_empty_ns_work(u64 n)
 {
 	return tb_window(TB_CALIBRATION, true, TB_CLOCK_NS, n);
@@ -563,12 +679,18 @@ static const tb_window_fn tb_windows[TB_NR_CLOCKS][2][TB_NR_PRIMS + 1] = {
 			[TB_IRQ] = tb_win_irq,
 			[TB_PREEMPT] = tb_win_preempt,
 			[TB_IRQ_SAVE] = tb_win_irq_save,
+			[TB_RAW_IRQ] = tb_win_raw_irq,
+			[TB_RAW_IRQ_SAVE] = tb_win_raw_irq_save,
+			[TB_PREEMPT_NOTRACE] = tb_win_preempt_notrace,
 			[TB_CALIBRATION] = tb_win_empty,
 		},
 		{
 			[TB_IRQ] = tb_win_irq_work,
 			[TB_PREEMPT] = tb_win_preempt_work,
 			[TB_IRQ_SAVE] = tb_win_irq_save_work,
+			[TB_RAW_IRQ] = tb_win_raw_irq_work,
+			[TB_RAW_IRQ_SAVE] = tb_win_raw_irq_save_work,
+			[TB_PREEMPT_NOTRACE] = tb_win_preempt_notrace_work,
 			[TB_CALIBRATION] = tb_win_empty_work,
 		},
 	},
@@ -577,12 +699,18 @@ static const tb_window_fn tb_windows[TB_NR_CLOCKS][2][TB_NR_PRIMS + 1] = {
 			[TB_IRQ] = tb_win_irq_ordered,
 			[TB_PREEMPT] = tb_win_preempt_ordered,
 			[TB_IRQ_SAVE] = tb_win_irq_save_ordered,
+			[TB_RAW_IRQ] = tb_win_raw_irq_ordered,
+			[TB_RAW_IRQ_SAVE] = tb_win_raw_irq_save_ordered,
+			[TB_PREEMPT_NOTRACE] = tb_win_preempt_notrace_ordered,
 			[TB_CALIBRATION] = tb_win_empty_ordered,
 		},
 		{
 			[TB_IRQ] = tb_win_irq_ordered_work,
 			[TB_PREEMPT] = tb_win_preempt_ordered_work,
 			[TB_IRQ_SAVE] = tb_win_irq_save_ordered_work,
+			[TB_RAW_IRQ] = tb_win_raw_irq_ordered_work,
+			[TB_RAW_IRQ_SAVE] = tb_win_raw_irq_save_ordered_work,
+			[TB_PREEMPT_NOTRACE] = tb_win_preempt_notrace_ordered_work,
 			[TB_CALIBRATION] = tb_win_empty_ordered_work,
 		},
 	},
@@ -591,12 +719,18 @@ static const tb_window_fn tb_windows[TB_NR_CLOCKS][2][TB_NR_PRIMS + 1] = {
 			[TB_IRQ] = tb_win_irq_ns,
 			[TB_PREEMPT] = tb_win_preempt_ns,
 			[TB_IRQ_SAVE] = tb_win_irq_save_ns,
+			[TB_RAW_IRQ] = tb_win_raw_irq_ns,
+			[TB_RAW_IRQ_SAVE] = tb_win_raw_irq_save_ns,
+			[TB_PREEMPT_NOTRACE] = tb_win_preempt_notrace_ns,
 			[TB_CALIBRATION] = tb_win_empty_ns,
 		},
 		{
 			[TB_IRQ] = tb_win_irq_ns_work,
 			[TB_PREEMPT] = tb_win_preempt_ns_work,
 			[TB_IRQ_SAVE] = tb_win_irq_save_ns_work,
+			[TB_RAW_IRQ] = tb_win_raw_irq_ns_work,
+			[TB_RAW_IRQ_SAVE] = tb_win_raw_irq_save_ns_work,
+			[TB_PREEMPT_NOTRACE] = tb_win_preempt_notrace_ns_work,
 			[TB_CALIBRATION] = tb_win_empty_ns_work,
 		},
 	},

@@ -13,7 +13,9 @@
 #
 # Then the kernels built from linux-source-6.12 (cached across runs):
 #
-#   trace	the preemptirq events raise the medians, reversibly (icount)
+#   notrace	baseline: irq = raw_irq, preempt = preempt_notrace (icount)
+#   trace	the preemptirq events raise the medians, reversibly, and the
+#		hooks cost above the raw forms with the events off (icount)
 #   debug	the functional suite under KASAN, lockdep, kmemleak and
 #		might-sleep checks, then fault injection and a leak scan
 #   compare	tools/compare.sh --icount on notrace and trace
@@ -177,7 +179,8 @@ for k in ${TB_BUILT_KERNELS}; do
 	result 0 "$k: kernel builds from linux-source-6.12"
 	prepare "$k" || continue
 	case $k in
-	trace)	boot_suite "$k" tracepoints 1 600 ;;
+	notrace) boot_suite "$k" baseline 1 300 ;;
+	trace)	boot_suite "$k" tracepoints,baseline 1 600 ;;
 	debug)	boot_suite "$k" functional,faults,leaks 0 2400 ;;
 	esac
 done
@@ -192,17 +195,25 @@ check_compare()
 	local rc=$?
 	sed 's/^/[compare] /' "$log"
 	[ $rc = 0 ] || return 1
-	awk '$1 == "irq" || $1 == "preempt" || $1 == "irq_save" {
+	awk '($1 == "irq" || $1 == "preempt" || $1 == "irq_save") &&
+	    $2 ~ /^(raw_|preempt_notrace)/ {
+		# the hook table: none without the tracepoints, some with
+		hooks++
+		if ($3 != 0 || $6 == "-" || ($1 != "irq_save" && $6 <= 0))
+			bad = 1
+		next
+	}
+	$1 == "irq" || $1 == "preempt" || $1 == "irq_save" {
 		rows++
 		if ($(NF - 2) == "-" || $(NF - 1) == "-" || $NF == "-")
 			bad = 1
 		if ($1 != "irq_save" && $(NF - 1) < 5)
 			bad = 1
-	} END { exit rows != 3 || bad }' "$log"
+	} END { exit rows != 3 || hooks != 3 || bad }' "$log"
 }
 if [ -n "$TB_BUILT_KERNELS" ]; then
 	check_compare
-	result $? "compare.sh --icount: all three states, events on 5 times off"
+	result $? "compare.sh --icount: all three states, events on 5 times off, hook costs"
 fi
 
 echo "# make check took $((SECONDS - start)) s"

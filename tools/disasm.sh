@@ -37,7 +37,7 @@ command -v objdump >/dev/null || { echo "disasm: no objdump" >&2; exit 2; }
 # The windows the module must have: every primitive and the calibration
 # ("empty"), for each clock, without and with work. Primitives longest
 # first, so that a name's prefix picks the right one.
-PRIMS="irq_save preempt irq empty"
+PRIMS="raw_irq_save preempt_notrace irq_save raw_irq preempt irq empty"
 CLOCKS="cycles ordered ns"
 WINDOWS=
 for p in $PRIMS; do
