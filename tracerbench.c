@@ -5,8 +5,9 @@
  * the cost of the preemptirq tracepoints can be measured with them off and on.
  *
  * A run wakes one bound kthread on each CPU it measures. The threads meet at
- * a start barrier, calibrate the cost of reading the cycle counter, and time
- * nr_samples pairs of each primitive. Between windows, every sample goes
+ * a start barrier, then time nr_samples windows of each primitive in rounds:
+ * each round calibrates the cost of an empty window afresh, then times a
+ * block of each primitive in turn. Between windows, every sample goes
  * into a per-CPU histogram and, when it is among the CPU's nr_highest
  * largest, into a per-CPU bounded min-heap. Memory therefore does not grow
  * with nr_samples. Each thread then merges its histogram and heap into the
@@ -65,10 +66,16 @@
 #define TB_MAX_BATCH		10000
 /* per-CPU heaps are allocated at this size, so any setting fits them */
 #define TB_MAX_HIGHEST		1024
-/* samples of the bare counter read taken to find its cost */
-#define TB_CALIBRATION_SAMPLES	10000
-/* untimed iterations that warm caches and branch predictors first */
-#define TB_WARMUP		1000
+/* empty windows timed per round to find the cost of the clock reads */
+#define TB_CALIBRATION_SAMPLES	256
+/* untimed windows before each block, for caches and branch predictors */
+#define TB_WARMUP		32
+/*
+ * Windows of each primitive per round. A round is a calibration, then a
+ * block of each primitive in turn, so that drift in frequency or
+ * temperature lands on all of them alike.
+ */
+#define TB_BLOCK		1000
 /* samples between two chances to reschedule or abort, a power of two */
 #define TB_RESCHED_INTERVAL	256
 /* buffers must never invoke the OOM killer or warn: failure is -ENOMEM */
@@ -251,7 +258,7 @@ struct tb_cpu {
 	atomic_t pending;		/* a run wants this CPU, not yet taken */
 	int err;
 	struct tb_cpu_buf *buf;		/* the run's memory for this CPU */
-	u64 overhead;
+	u64 overhead;			/* mean over the rounds */
 	u64 counter_hz;
 	struct tb_cpu_result res[TB_NR_PRIMS];
 	u64 percentile[TB_NR_PRIMS];
@@ -783,15 +790,17 @@ static int tb_sample(const struct tb_config *cfg, enum tb_prim prim,
 		     u64 overhead, u64 n, struct tb_hist *hist,
 		     struct tb_heap *heap)
 {
-	u64 i;
+	tb_window_fn window = tb_windows[cfg->clock][cfg->do_work][prim];
+	u64 i, batch = cfg->batch;
 
 	tb_warm_up(cfg, prim);
 	for (i = 0; i < n; i++) {
-		u64 cycles = tb_time_one(cfg, prim);
+		u64 cycles = window(batch);
 		u64 sample = cycles > overhead ? cycles - overhead : 0;
 
 		tb_hist_add(hist, sample);
-		tb_heap_offer(heap, sample);
+		if (tb_heap_wants(heap, sample))
+			tb_heap_offer(heap, sample);
 		if (tb_checkpoint(i))
 			return -EINTR;
 	}
@@ -848,31 +857,41 @@ static int tb_measure_cpu(struct tb_run *run, struct tb_cpu *tc)
 	const struct tb_config *cfg = &run->cfg;
 	struct tb_heap heaps[TB_NR_PRIMS];
 	struct tb_cpu_buf *buf = tc->buf;
-	u64 cycles0, ns0, cycles1, ns1, overhead;
+	u64 cycles0, ns0, cycles1, ns1, overhead, overhead_sum = 0;
+	u64 done, n, rounds = 0;
 	enum tb_prim prim;
 	int err;
-
-	cycles0 = tb_clock_read(cfg->clock);
-	/* the same read for clock=ns: its counter_hz is exactly 10^9 */
-	ns0 = cfg->clock == TB_CLOCK_NS ? cycles0 : ktime_get_ns();
-	err = tb_calibrate(cfg, buf->calibration, &overhead);
-	if (err)
-		return err;
 
 	for (prim = 0; prim < TB_NR_PRIMS; prim++) {
 		tb_hist_init(&buf->hist[prim]);
 		/* a percentile run needs no heap: size 0 keeps nothing */
 		tb_heap_init(&heaps[prim], buf->highest[prim],
 			     run->percentile ? 0 : cfg->nr_highest);
-		err = tb_sample(cfg, prim, overhead, cfg->nr_samples,
-				&buf->hist[prim], &heaps[prim]);
+	}
+
+	cycles0 = tb_clock_read(cfg->clock);
+	/* the same read for clock=ns: its counter_hz is exactly 10^9 */
+	ns0 = cfg->clock == TB_CLOCK_NS ? cycles0 : ktime_get_ns();
+	/* rounds: a fresh calibration, then a block of each primitive */
+	for (done = 0; done < cfg->nr_samples; done += n) {
+		n = min_t(u64, cfg->nr_samples - done, TB_BLOCK);
+		err = tb_calibrate(cfg, buf->calibration, &overhead);
 		if (err)
 			return err;
+		overhead_sum += overhead;
+		rounds++;
+		for (prim = 0; prim < TB_NR_PRIMS; prim++) {
+			err = tb_sample(cfg, prim, overhead, n,
+					&buf->hist[prim], &heaps[prim]);
+			if (err)
+				return err;
+		}
 	}
 	cycles1 = tb_clock_read(cfg->clock);
 	ns1 = cfg->clock == TB_CLOCK_NS ? cycles1 : ktime_get_ns();
 	tc->counter_hz = tb_counter_hz(cycles1 - cycles0, ns1 - ns0);
-	tc->overhead = overhead;
+	/* below U64_MAX: at most 2^30 rounds of a window's cost */
+	tc->overhead = div64_u64(overhead_sum, rounds);
 
 	for (prim = 0; prim < TB_NR_PRIMS; prim++) {
 		if (run->percentile)

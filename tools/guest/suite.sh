@@ -16,6 +16,7 @@
 # faults	every allocation on load and on a run failed in turn
 # leaks		kmemleak finds nothing once the module is gone
 # compare	no checks: measure.sh's samples, for tools/compare.sh
+# timing	no checks: the duration of a run of the default settings
 # show		no tests: run one benchmark and print every result file
 #
 # Groups take parameters from the kernel command line: tb.rounds=,
@@ -1578,6 +1579,16 @@ group_scale()
 	run_test "unload" unload
 }
 
+# --- timing: how long a run of the default settings takes ----------------------
+
+group_timing()
+{
+	run_test "load" load
+	run_test "default run" sh -c "echo 1 >$TB/benchmark"
+	diag "default run: $(summary_key duration_ns) ns"
+	run_test "unload" unload
+}
+
 # --- show: for make run -------------------------------------------------------
 
 group_show()
@@ -1620,6 +1631,7 @@ for group in "$@"; do
 	leaks)		group_leaks ;;
 	compare)	group_compare ;;
 	scale)		group_scale ;;
+	timing)		group_timing ;;
 	show)		group_show; exit ;;
 	*)		diag "unknown group $group"; ktap_result 1 "group $group" ;;
 	esac
