@@ -198,12 +198,12 @@ echo "measured counter_hz: $(for s in out off on; do
 	hz=$(summary counter_hz $s)
 	[ -n "$hz" ] && printf '%s %.0f Hz; ' $s "${hz%% *}"
 done | sed 's/; $//'))"
-printf '%-10s %-16s %-18s %-18s %-18s\n' primitive "raw form" "compiled out" \
+printf '%-10s %-16s %-18s %-18s %s\n' primitive "raw form" "compiled out" \
 	"compiled in, off" "on"
 for pair in irq:raw_irq irq_save:raw_irq_save preempt:preempt_notrace; do
 	prim=${pair%%:*}
 	raw=${pair#*:}
-	printf '%-10s %-16s %-18s %-18s %-18s\n' $prim $raw \
+	printf '%-10s %-16s %-18s %-18s %s\n' $prim $raw \
 		"$(hook_cell "$(hook $prim $raw out)" out)" \
 		"$(hook_cell "$(hook $prim $raw off)" off)" \
 		"$(hook_cell "$(hook $prim $raw on)" on)"
