@@ -7,6 +7,7 @@
 #   make check                                unit tests and in-guest suites
 #   make style                                checkpatch, sparse, W=1
 #   make run                                  benchmark in a QEMU guest
+#   make disasm-check [KDIR=...]              build, then check the windows
 
 KVER ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KVER)/build
@@ -93,5 +94,8 @@ style:
 run:
 	tools/run.sh
 
+disasm-check: modules
+	tools/disasm.sh tracerbench.ko
+
 .PHONY: all modules clean kdir dkms-tool version sources stage \
-	dkms-install dkms-remove unit check style run
+	dkms-install dkms-remove unit check style run disasm-check

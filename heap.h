@@ -21,6 +21,16 @@ struct tb_heap {
 
 void tb_heap_init(struct tb_heap *heap, u64 *storage, size_t size);
 void tb_heap_offer(struct tb_heap *heap, u64 value);
+
+/*
+ * Whether tb_heap_offer() would keep @value: inline, so that the sampling
+ * loop makes no call for the many samples the heap does not want.
+ */
+static inline bool tb_heap_wants(const struct tb_heap *heap, u64 value)
+{
+	return heap->nr < heap->size || (heap->size && value > heap->data[0]);
+}
+
 u64 tb_heap_min(const struct tb_heap *heap);
 void tb_sort(u64 *v, size_t n);
 

@@ -5,8 +5,9 @@
  * the cost of the preemptirq tracepoints can be measured with them off and on.
  *
  * A run wakes one bound kthread on each CPU it measures. The threads meet at
- * a start barrier, calibrate the cost of reading the cycle counter, and time
- * nr_samples pairs of each primitive. Between windows, every sample goes
+ * a start barrier, then time nr_samples windows of each primitive in rounds:
+ * each round calibrates the cost of an empty window afresh, then times a
+ * block of each primitive in turn. Between windows, every sample goes
  * into a per-CPU histogram and, when it is among the CPU's nr_highest
  * largest, into a per-CPU bounded min-heap. Memory therefore does not grow
  * with nr_samples. Each thread then merges its histogram and heap into the
@@ -58,21 +59,41 @@
  * long takes about a day of windows at 25 ns.
  */
 #define TB_MAX_SAMPLES		BIT_ULL(40)
+/*
+ * Pairs per window. 10^4 pairs of the dearest primitive, with tracing on,
+ * keep a window well under a millisecond on real hardware, and a window
+ * times batch fits u64 with room to spare.
+ */
+#define TB_MAX_BATCH		10000
 /* per-CPU heaps are allocated at this size, so any setting fits them */
 #define TB_MAX_HIGHEST		1024
-/* samples of the bare counter read taken to find its cost */
-#define TB_CALIBRATION_SAMPLES	10000
-/* untimed iterations that warm caches and branch predictors first */
-#define TB_WARMUP		1000
+/* empty windows timed per round to find the cost of the clock reads */
+#define TB_CALIBRATION_SAMPLES	256
+/* untimed windows before each block, for caches and branch predictors */
+#define TB_WARMUP		32
+/*
+ * Windows of each primitive per round. A round is a calibration, then a
+ * block of each primitive in turn, so that drift in frequency or
+ * temperature lands on all of them alike.
+ */
+#define TB_BLOCK		1000
 /* samples between two chances to reschedule or abort, a power of two */
 #define TB_RESCHED_INTERVAL	256
 /* buffers must never invoke the OOM killer or warn: failure is -ENOMEM */
 #define TB_GFP			(GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
 
+/*
+ * The three specified primitives, then their untraced forms: with these
+ * measured in the same run, traced - raw is what the preemptirq hooks cost
+ * in the running kernel, with the events off or on.
+ */
 enum tb_prim {
 	TB_IRQ,
 	TB_PREEMPT,
 	TB_IRQ_SAVE,
+	TB_RAW_IRQ,
+	TB_RAW_IRQ_SAVE,
+	TB_PREEMPT_NOTRACE,
 	TB_NR_PRIMS,
 	/* not a primitive: the empty window used to calibrate the timer */
 	TB_CALIBRATION = TB_NR_PRIMS,
@@ -82,6 +103,9 @@ static const char * const tb_prim_names[TB_NR_PRIMS] = {
 	[TB_IRQ]	= "irq",
 	[TB_PREEMPT]	= "preempt",
 	[TB_IRQ_SAVE]	= "irq_save",
+	[TB_RAW_IRQ]	= "raw_irq",
+	[TB_RAW_IRQ_SAVE]	= "raw_irq_save",
+	[TB_PREEMPT_NOTRACE]	= "preempt_notrace",
 };
 
 /* The tail levels of the summary, from the merged histogram: num / den. */
@@ -104,6 +128,7 @@ enum tb_param_id {
 	TB_NR_SAMPLES,
 	TB_NR_HIGHEST,
 	TB_DO_WORK,
+	TB_BATCH,
 	TB_NR_PARAMS,
 };
 
@@ -118,7 +143,34 @@ static struct tb_param tb_params[TB_NR_PARAMS] = {
 	[TB_NR_SAMPLES]	= { "nr_samples", TB_DEFAULT_SAMPLES, 1, TB_MAX_SAMPLES },
 	[TB_NR_HIGHEST]	= { "nr_highest", TB_DEFAULT_HIGHEST, 1, TB_MAX_HIGHEST },
 	[TB_DO_WORK]	= { "do_work", 0, 0, 1 },
+	[TB_BATCH]	= { "batch", 1, 1, TB_MAX_BATCH },
 };
+
+/*
+ * What a window is timed with: get_cycles(), the architecture's serialising
+ * read of the same counter, or ktime_get_ns(). See tb_clock_read().
+ */
+enum tb_clock {
+	TB_CLOCK_CYCLES,
+	TB_CLOCK_ORDERED,
+	TB_CLOCK_NS,
+	TB_NR_CLOCKS,
+};
+
+static const char * const tb_clock_names[TB_NR_CLOCKS] = {
+	[TB_CLOCK_CYCLES]	= "cycles",
+	[TB_CLOCK_ORDERED]	= "ordered",
+	[TB_CLOCK_NS]		= "ns",
+};
+
+/* The summary's unit: both counter reads tick the same counter. */
+static const char * const tb_clock_units[TB_NR_CLOCKS] = {
+	[TB_CLOCK_CYCLES]	= "cycles",
+	[TB_CLOCK_ORDERED]	= "cycles",
+	[TB_CLOCK_NS]		= "ns",
+};
+
+static enum tb_clock tb_clock_sel = TB_CLOCK_CYCLES;
 
 /* CPUs a benchmark may use; all of them until a list is written. */
 static struct cpumask tb_cpus_wanted;
@@ -129,6 +181,8 @@ static DEFINE_MUTEX(tb_params_lock);
 
 /* What a run measures with, copied from the configuration as it starts. */
 struct tb_config {
+	enum tb_clock clock;
+	u64 batch;
 	u64 nr_samples;
 	size_t nr_highest;	/* clamped to nr_samples */
 	bool do_work;
@@ -138,8 +192,8 @@ struct tb_config {
 
 /* One CPU's figures for one primitive, from its histogram. */
 struct tb_cpu_result {
-	u64 median;
-	struct tb_fixed mean;
+	u64 median;			/* in whole windows, as is p99 and max */
+	struct tb_fixed mean;		/* per pair */
 	u64 max;
 	u64 p99;
 	u64 samples;
@@ -147,10 +201,11 @@ struct tb_cpu_result {
 
 /* A run's figures for one primitive, over all of its CPUs. */
 struct tb_figures {
+	/* whole windows, divided by batch when shown, except the means */
 	u64 median;			/* median of the per-CPU medians */
-	struct tb_fixed average;	/* mean of the per-CPU means */
+	struct tb_fixed average;	/* mean of the per-CPU means, per pair */
 	u64 max;
-	struct tb_fixed max_avg;	/* mean of the nr_highest largest */
+	struct tb_fixed max_avg;	/* mean of the nr_highest largest, per pair */
 	u64 level[TB_NR_LEVELS];	/* tb_levels, from the merged histogram */
 	u64 samples;
 };
@@ -162,6 +217,8 @@ struct tb_report_head {
 	u64 nr_samples;
 	u64 nr_highest;
 	bool do_work;
+	enum tb_clock clock;
+	u64 batch;			/* pairs per window */
 	u64 counter_hz;			/* median over CPUs */
 	u64 overhead;			/* median over CPUs */
 	u64 duration_ns;
@@ -202,7 +259,7 @@ struct tb_cpu {
 	atomic_t pending;		/* a run wants this CPU, not yet taken */
 	int err;
 	struct tb_cpu_buf *buf;		/* the run's memory for this CPU */
-	u64 overhead;
+	u64 overhead;			/* mean over the rounds */
 	u64 counter_hz;
 	struct tb_cpu_result res[TB_NR_PRIMS];
 	u64 percentile[TB_NR_PRIMS];
@@ -255,64 +312,442 @@ static noinline void simulate_critical_section(void)
 }
 
 /*
- * Make *@v a register value here: what get_cycles() returned must be
- * complete before the window's code, or the compiler may build it (the
- * shift and or of rdtsc's halves) inside some windows and not others.
+ * Each timed window is a function of its own, entered through tb_windows[]:
+ * the compiler cannot blend its code with the sample store, the histogram
+ * update or the loop around it, and tools/disasm.sh can find every window
+ * in the built module by name (tb_win_*) and check what lies between its
+ * two clock reads.
+ *
+ * Clock reads are volatile asm (or a call, for ktime), which the compiler
+ * keeps in order with other volatile asm, but not with ordinary code or
+ * with non-volatile asm such as the preempt-count increment: barrier()
+ * after the first read and before the second keeps the primitive inside
+ * the window, and everything else out of it.
  */
-static __always_inline void tb_pin(cycles_t *v)
+/*
+ * The counter that get_cycles() reads. get_cycles() is only inline, and a
+ * kernel built for size (-Os) calls an out-of-line copy: on x86, take
+ * rdtsc(), which is what get_cycles() returns there, always inline.
+ */
+static __always_inline u64 tb_clock_cycles(void)
 {
-	asm volatile("" : "+r" (*v));
+#ifdef CONFIG_X86
+	return rdtsc();
+#else
+	return get_cycles();
+#endif
 }
 
 /*
- * Cycles from before prim##_disable() to after prim##_enable(), with @work
- * in between. Includes reading the counter, which the caller subtracts.
+ * The architecture's serialising read of the counter, ordered against the
+ * instructions around it: the one place that differs per architecture.
+ * x86: lfence;rdtsc or rdtscp, patched in by alternatives. arm64: an isb
+ * before reading CNTVCT (and ordering after it), as the vDSO does. Others:
+ * full barriers around get_cycles(), the nearest thing portable code has.
  */
-#define time_diff(prim, work) ({					\
-	cycles_t __start = get_cycles();				\
-	tb_pin(&__start);						\
-	prim##_disable();						\
-	work;								\
-	prim##_enable();						\
-	(u64)(get_cycles() - __start);					\
-})
-
-/* time_diff() for local_irq_save/restore(), which need the flags. */
-#define time_diff_save_restore(work) ({					\
-	unsigned long __flags;						\
-	cycles_t __start = get_cycles();				\
-	tb_pin(&__start);						\
-	local_irq_save(__flags);					\
-	work;								\
-	local_irq_restore(__flags);					\
-	(u64)(get_cycles() - __start);					\
-})
-
-/* The same window with no primitive: what the counter and @work cost. */
-#define time_diff_empty(work) ({					\
-	cycles_t __start = get_cycles();				\
-	tb_pin(&__start);						\
-	work;								\
-	(u64)(get_cycles() - __start);					\
-})
-
-/* barrier() stands for "no work": it emits no instruction. */
-static __always_inline u64 tb_time_one(enum tb_prim prim, bool work)
+static __always_inline u64 tb_clock_ordered(void)
 {
+#if defined(CONFIG_X86)
+	return rdtsc_ordered();
+#elif defined(CONFIG_ARM64)
+	return __arch_counter_get_cntvct();
+#else
+	u64 t;
+
+	mb();	/* earlier instructions complete before the read */
+	t = get_cycles();
+	mb();	/* and later ones wait for it */
+	return t;
+#endif
+}
+
+/* @clock is a constant in every window, so this folds to one read. */
+static __always_inline u64 tb_clock_read(enum tb_clock clock)
+{
+	switch (clock) {
+	case TB_CLOCK_ORDERED:
+		return tb_clock_ordered();
+	case TB_CLOCK_NS:
+		return ktime_get_ns();
+	default:
+		return tb_clock_cycles();
+	}
+}
+
+#ifdef TB_DISASM_SELFTEST
+/* tools/check.sh builds this once, to see tools/disasm.sh catch a store */
+static u64 tb_selftest_sink;
+#endif
+
+static __always_inline void tb_selftest_store(u64 v)
+{
+#ifdef TB_DISASM_SELFTEST
+	WRITE_ONCE(tb_selftest_sink, v);
+#endif
+}
+
+/* barrier() stands for no work: it emits no instruction */
+static __always_inline void tb_work(bool work)
+{
+	if (work)
+		simulate_critical_section();
+	else
+		barrier();
+}
+
+/* One pair of @prim, or none for the calibration. */
+static __always_inline void tb_pair(enum tb_prim prim, bool work)
+{
+	unsigned long flags;
+
 	switch (prim) {
 	case TB_IRQ:
-		return work ? time_diff(local_irq, simulate_critical_section()) :
-			      time_diff(local_irq, barrier());
+		local_irq_disable();
+		tb_work(work);
+		local_irq_enable();
+		break;
 	case TB_PREEMPT:
-		return work ? time_diff(preempt, simulate_critical_section()) :
-			      time_diff(preempt, barrier());
+		preempt_disable();
+		tb_work(work);
+		preempt_enable();
+		break;
 	case TB_IRQ_SAVE:
-		return work ? time_diff_save_restore(simulate_critical_section()) :
-			      time_diff_save_restore(barrier());
+		local_irq_save(flags);
+		tb_work(work);
+		local_irq_restore(flags);
+		break;
+	case TB_RAW_IRQ:
+		raw_local_irq_disable();
+		tb_work(work);
+		raw_local_irq_enable();
+		break;
+	case TB_RAW_IRQ_SAVE:
+		raw_local_irq_save(flags);
+		tb_work(work);
+		raw_local_irq_restore(flags);
+		break;
+	case TB_PREEMPT_NOTRACE:
+		preempt_disable_notrace();
+		tb_work(work);
+		preempt_enable_notrace();
+		break;
 	default:
-		return work ? time_diff_empty(simulate_critical_section()) :
-			      time_diff_empty(barrier());
+		tb_work(work);
+		break;
 	}
+}
+
+/*
+ * Each timed window is a function of its own (tb_win_*, below), entered
+ * through tb_windows[]: the compiler cannot blend its code with the sample
+ * store, the histogram update or the loop around it, and tools/disasm.sh
+ * finds every window in the built module by name and checks what lies
+ * between its two clock reads.
+ *
+ * Clock reads are volatile asm (or a call, for ktime), which the compiler
+ * keeps in order with other volatile asm, but not with ordinary code or
+ * with non-volatile asm such as the preempt-count increment: barrier()
+ * after the first read and before the second keeps the primitive inside
+ * the window, and everything else out of it.
+ */
+static __always_inline u64 tb_window(enum tb_prim prim, bool work,
+				     enum tb_clock clock, u64 batch)
+{
+	u64 t0, t1;
+
+	t0 = tb_clock_read(clock);
+	barrier();
+	tb_selftest_store(t0);
+	/* batch >= 1: no test before the first pair */
+	do {
+		tb_pair(prim, work);
+	} while (--batch);
+	barrier();
+	t1 = tb_clock_read(clock);
+	return t1 - t0;
+}
+
+/* notrace: a window must not start with a call into ftrace either. */
+static noinline notrace u64 tb_win_irq(u64 n)
+{
+	return tb_window(TB_IRQ, false, TB_CLOCK_CYCLES, n);
+}
+
+static noinline notrace u64 tb_win_preempt(u64 n)
+{
+	return tb_window(TB_PREEMPT, false, TB_CLOCK_CYCLES, n);
+}
+
+static noinline notrace u64 tb_win_irq_save(u64 n)
+{
+	return tb_window(TB_IRQ_SAVE, false, TB_CLOCK_CYCLES, n);
+}
+
+static noinline notrace u64 tb_win_raw_irq(u64 n)
+{
+	return tb_window(TB_RAW_IRQ, false, TB_CLOCK_CYCLES, n);
+}
+
+static noinline notrace u64 tb_win_raw_irq_save(u64 n)
+{
+	return tb_window(TB_RAW_IRQ_SAVE, false, TB_CLOCK_CYCLES, n);
+}
+
+static noinline notrace u64 tb_win_preempt_notrace(u64 n)
+{
+	return tb_window(TB_PREEMPT_NOTRACE, false, TB_CLOCK_CYCLES, n);
+}
+
+static noinline notrace u64 tb_win_empty(u64 n)
+{
+	return tb_window(TB_CALIBRATION, false, TB_CLOCK_CYCLES, n);
+}
+
+static noinline notrace u64 tb_win_irq_work(u64 n)
+{
+	return tb_window(TB_IRQ, true, TB_CLOCK_CYCLES, n);
+}
+
+static noinline notrace u64 tb_win_preempt_work(u64 n)
+{
+	return tb_window(TB_PREEMPT, true, TB_CLOCK_CYCLES, n);
+}
+
+static noinline notrace u64 tb_win_irq_save_work(u64 n)
+{
+	return tb_window(TB_IRQ_SAVE, true, TB_CLOCK_CYCLES, n);
+}
+
+static noinline notrace u64 tb_win_raw_irq_work(u64 n)
+{
+	return tb_window(TB_RAW_IRQ, true, TB_CLOCK_CYCLES, n);
+}
+
+static noinline notrace u64 tb_win_raw_irq_save_work(u64 n)
+{
+	return tb_window(TB_RAW_IRQ_SAVE, true, TB_CLOCK_CYCLES, n);
+}
+
+static noinline notrace u64 tb_win_preempt_notrace_work(u64 n)
+{
+	return tb_window(TB_PREEMPT_NOTRACE, true, TB_CLOCK_CYCLES, n);
+}
+
+static noinline notrace u64 tb_win_empty_work(u64 n)
+{
+	return tb_window(TB_CALIBRATION, true, TB_CLOCK_CYCLES, n);
+}
+
+static noinline notrace u64 tb_win_irq_ordered(u64 n)
+{
+	return tb_window(TB_IRQ, false, TB_CLOCK_ORDERED, n);
+}
+
+static noinline notrace u64 tb_win_preempt_ordered(u64 n)
+{
+	return tb_window(TB_PREEMPT, false, TB_CLOCK_ORDERED, n);
+}
+
+static noinline notrace u64 tb_win_irq_save_ordered(u64 n)
+{
+	return tb_window(TB_IRQ_SAVE, false, TB_CLOCK_ORDERED, n);
+}
+
+static noinline notrace u64 tb_win_raw_irq_ordered(u64 n)
+{
+	return tb_window(TB_RAW_IRQ, false, TB_CLOCK_ORDERED, n);
+}
+
+static noinline notrace u64 tb_win_raw_irq_save_ordered(u64 n)
+{
+	return tb_window(TB_RAW_IRQ_SAVE, false, TB_CLOCK_ORDERED, n);
+}
+
+static noinline notrace u64 tb_win_preempt_notrace_ordered(u64 n)
+{
+	return tb_window(TB_PREEMPT_NOTRACE, false, TB_CLOCK_ORDERED, n);
+}
+
+static noinline notrace u64 tb_win_empty_ordered(u64 n)
+{
+	return tb_window(TB_CALIBRATION, false, TB_CLOCK_ORDERED, n);
+}
+
+static noinline notrace u64 tb_win_irq_ordered_work(u64 n)
+{
+	return tb_window(TB_IRQ, true, TB_CLOCK_ORDERED, n);
+}
+
+static noinline notrace u64 tb_win_preempt_ordered_work(u64 n)
+{
+	return tb_window(TB_PREEMPT, true, TB_CLOCK_ORDERED, n);
+}
+
+static noinline notrace u64 tb_win_irq_save_ordered_work(u64 n)
+{
+	return tb_window(TB_IRQ_SAVE, true, TB_CLOCK_ORDERED, n);
+}
+
+static noinline notrace u64 tb_win_raw_irq_ordered_work(u64 n)
+{
+	return tb_window(TB_RAW_IRQ, true, TB_CLOCK_ORDERED, n);
+}
+
+static noinline notrace u64 tb_win_raw_irq_save_ordered_work(u64 n)
+{
+	return tb_window(TB_RAW_IRQ_SAVE, true, TB_CLOCK_ORDERED, n);
+}
+
+static noinline notrace u64 tb_win_preempt_notrace_ordered_work(u64 n)
+{
+	return tb_window(TB_PREEMPT_NOTRACE, true, TB_CLOCK_ORDERED, n);
+}
+
+static noinline notrace u64 tb_win_empty_ordered_work(u64 n)
+{
+	return tb_window(TB_CALIBRATION, true, TB_CLOCK_ORDERED, n);
+}
+
+static noinline notrace u64 tb_win_irq_ns(u64 n)
+{
+	return tb_window(TB_IRQ, false, TB_CLOCK_NS, n);
+}
+
+static noinline notrace u64 tb_win_preempt_ns(u64 n)
+{
+	return tb_window(TB_PREEMPT, false, TB_CLOCK_NS, n);
+}
+
+static noinline notrace u64 tb_win_irq_save_ns(u64 n)
+{
+	return tb_window(TB_IRQ_SAVE, false, TB_CLOCK_NS, n);
+}
+
+static noinline notrace u64 tb_win_raw_irq_ns(u64 n)
+{
+	return tb_window(TB_RAW_IRQ, false, TB_CLOCK_NS, n);
+}
+
+static noinline notrace u64 tb_win_raw_irq_save_ns(u64 n)
+{
+	return tb_window(TB_RAW_IRQ_SAVE, false, TB_CLOCK_NS, n);
+}
+
+static noinline notrace u64 tb_win_preempt_notrace_ns(u64 n)
+{
+	return tb_window(TB_PREEMPT_NOTRACE, false, TB_CLOCK_NS, n);
+}
+
+static noinline notrace u64 tb_win_empty_ns(u64 n)
+{
+	return tb_window(TB_CALIBRATION, false, TB_CLOCK_NS, n);
+}
+
+static noinline notrace u64 tb_win_irq_ns_work(u64 n)
+{
+	return tb_window(TB_IRQ, true, TB_CLOCK_NS, n);
+}
+
+static noinline notrace u64 tb_win_preempt_ns_work(u64 n)
+{
+	return tb_window(TB_PREEMPT, true, TB_CLOCK_NS, n);
+}
+
+static noinline notrace u64 tb_win_irq_save_ns_work(u64 n)
+{
+	return tb_window(TB_IRQ_SAVE, true, TB_CLOCK_NS, n);
+}
+
+static noinline notrace u64 tb_win_raw_irq_ns_work(u64 n)
+{
+	return tb_window(TB_RAW_IRQ, true, TB_CLOCK_NS, n);
+}
+
+static noinline notrace u64 tb_win_raw_irq_save_ns_work(u64 n)
+{
+	return tb_window(TB_RAW_IRQ_SAVE, true, TB_CLOCK_NS, n);
+}
+
+static noinline notrace u64 tb_win_preempt_notrace_ns_work(u64 n)
+{
+	return tb_window(TB_PREEMPT_NOTRACE, true, TB_CLOCK_NS, n);
+}
+
+static noinline notrace u64 tb_win_empty_ns_work(u64 n)
+{
+	return tb_window(TB_CALIBRATION, true, TB_CLOCK_NS, n);
+}
+
+typedef u64 (*tb_window_fn)(u64 n);
+
+/* [clock][do_work][primitive, or TB_CALIBRATION] */
+static const tb_window_fn tb_windows[TB_NR_CLOCKS][2][TB_NR_PRIMS + 1] = {
+	[TB_CLOCK_CYCLES] = {
+		{
+			[TB_IRQ] = tb_win_irq,
+			[TB_PREEMPT] = tb_win_preempt,
+			[TB_IRQ_SAVE] = tb_win_irq_save,
+			[TB_RAW_IRQ] = tb_win_raw_irq,
+			[TB_RAW_IRQ_SAVE] = tb_win_raw_irq_save,
+			[TB_PREEMPT_NOTRACE] = tb_win_preempt_notrace,
+			[TB_CALIBRATION] = tb_win_empty,
+		},
+		{
+			[TB_IRQ] = tb_win_irq_work,
+			[TB_PREEMPT] = tb_win_preempt_work,
+			[TB_IRQ_SAVE] = tb_win_irq_save_work,
+			[TB_RAW_IRQ] = tb_win_raw_irq_work,
+			[TB_RAW_IRQ_SAVE] = tb_win_raw_irq_save_work,
+			[TB_PREEMPT_NOTRACE] = tb_win_preempt_notrace_work,
+			[TB_CALIBRATION] = tb_win_empty_work,
+		},
+	},
+	[TB_CLOCK_ORDERED] = {
+		{
+			[TB_IRQ] = tb_win_irq_ordered,
+			[TB_PREEMPT] = tb_win_preempt_ordered,
+			[TB_IRQ_SAVE] = tb_win_irq_save_ordered,
+			[TB_RAW_IRQ] = tb_win_raw_irq_ordered,
+			[TB_RAW_IRQ_SAVE] = tb_win_raw_irq_save_ordered,
+			[TB_PREEMPT_NOTRACE] = tb_win_preempt_notrace_ordered,
+			[TB_CALIBRATION] = tb_win_empty_ordered,
+		},
+		{
+			[TB_IRQ] = tb_win_irq_ordered_work,
+			[TB_PREEMPT] = tb_win_preempt_ordered_work,
+			[TB_IRQ_SAVE] = tb_win_irq_save_ordered_work,
+			[TB_RAW_IRQ] = tb_win_raw_irq_ordered_work,
+			[TB_RAW_IRQ_SAVE] = tb_win_raw_irq_save_ordered_work,
+			[TB_PREEMPT_NOTRACE] = tb_win_preempt_notrace_ordered_work,
+			[TB_CALIBRATION] = tb_win_empty_ordered_work,
+		},
+	},
+	[TB_CLOCK_NS] = {
+		{
+			[TB_IRQ] = tb_win_irq_ns,
+			[TB_PREEMPT] = tb_win_preempt_ns,
+			[TB_IRQ_SAVE] = tb_win_irq_save_ns,
+			[TB_RAW_IRQ] = tb_win_raw_irq_ns,
+			[TB_RAW_IRQ_SAVE] = tb_win_raw_irq_save_ns,
+			[TB_PREEMPT_NOTRACE] = tb_win_preempt_notrace_ns,
+			[TB_CALIBRATION] = tb_win_empty_ns,
+		},
+		{
+			[TB_IRQ] = tb_win_irq_ns_work,
+			[TB_PREEMPT] = tb_win_preempt_ns_work,
+			[TB_IRQ_SAVE] = tb_win_irq_save_ns_work,
+			[TB_RAW_IRQ] = tb_win_raw_irq_ns_work,
+			[TB_RAW_IRQ_SAVE] = tb_win_raw_irq_save_ns_work,
+			[TB_PREEMPT_NOTRACE] = tb_win_preempt_notrace_ns_work,
+			[TB_CALIBRATION] = tb_win_empty_ns_work,
+		},
+	},
+};
+
+/* One window of @prim; the call is outside the timed part. */
+static u64 tb_time_one(const struct tb_config *cfg, enum tb_prim prim)
+{
+	return tb_windows[cfg->clock][cfg->do_work][prim](cfg->batch);
 }
 
 /*
@@ -327,22 +762,23 @@ static bool tb_checkpoint(u64 i)
 	return READ_ONCE(tb_run.aborted);
 }
 
-static void tb_warm_up(enum tb_prim prim, bool work)
+static void tb_warm_up(const struct tb_config *cfg, enum tb_prim prim)
 {
 	unsigned int i;
 
 	for (i = 0; i < TB_WARMUP; i++)
-		tb_time_one(prim, work);
+		tb_time_one(cfg, prim);
 }
 
 /* The cost of an empty window: a median, so an interrupt cannot skew it. */
-static int tb_calibrate(bool work, u64 *samples, u64 *overhead)
+static int tb_calibrate(const struct tb_config *cfg, u64 *samples,
+			u64 *overhead)
 {
 	u64 i;
 
-	tb_warm_up(TB_CALIBRATION, work);
+	tb_warm_up(cfg, TB_CALIBRATION);
 	for (i = 0; i < TB_CALIBRATION_SAMPLES; i++) {
-		samples[i] = tb_time_one(TB_CALIBRATION, work);
+		samples[i] = tb_time_one(cfg, TB_CALIBRATION);
 		if (tb_checkpoint(i))
 			return -EINTR;
 	}
@@ -351,34 +787,27 @@ static int tb_calibrate(bool work, u64 *samples, u64 *overhead)
 }
 
 /*
- * Record @n timings of @prim less @overhead, saturating at 0. Inlined for
- * each primitive and work setting, so that the loop holds no switch; the
- * histogram's totals and the least sample the heap would take stay in
- * locals, which bucket stores cannot be taken to change.
+ * Record @n timings of @prim less @overhead, saturating at 0. The
+ * histogram's totals and the heap's threshold stay in locals: through the
+ * pointers, every bucket store could have changed them.
  */
-static __always_inline int tb_sample_loop(enum tb_prim prim, bool work,
-					  u64 overhead, u64 n,
-					  struct tb_hist *hist,
-					  struct tb_heap *heap)
+static int tb_sample(const struct tb_config *cfg, enum tb_prim prim,
+		     u64 overhead, u64 n, struct tb_hist *hist,
+		     struct tb_heap *heap)
 {
+	tb_window_fn window = tb_windows[cfg->clock][cfg->do_work][prim];
 	struct tb_hist_totals totals = TB_HIST_TOTALS_INIT;
-	bool heap_full = heap->nr == heap->size;
-	/* a heap of size 0 (a percentile run) takes nothing */
-	u64 heap_min = heap->size ? tb_heap_min(heap) : U64_MAX;
+	u64 i, batch = cfg->batch;
 	int err = 0;
-	u64 i;
 
-	tb_warm_up(prim, work);
+	tb_warm_up(cfg, prim);
 	for (i = 0; i < n; i++) {
-		u64 cycles = tb_time_one(prim, work);
+		u64 cycles = window(batch);
 		u64 sample = cycles > overhead ? cycles - overhead : 0;
 
 		tb_hist_feed(hist, &totals, sample);
-		if (!heap_full || sample > heap_min) {
+		if (tb_heap_wants(heap, sample))
 			tb_heap_offer(heap, sample);
-			heap_full = heap->nr == heap->size;
-			heap_min = tb_heap_min(heap);
-		}
 		if (tb_checkpoint(i)) {
 			err = -EINTR;
 			break;
@@ -388,34 +817,23 @@ static __always_inline int tb_sample_loop(enum tb_prim prim, bool work,
 	return err;
 }
 
-/* The loop for one constant primitive, with or without work. */
-static __always_inline int tb_sample_prim(enum tb_prim prim, bool work,
-					  u64 overhead, u64 n,
-					  struct tb_hist *hist,
-					  struct tb_heap *heap)
+/*
+ * @sum / (@nr * @batch): a mean per pair from whole windows, with three
+ * decimals. nr * batch fits u64: at most 2^40 windows of 10^4 pairs.
+ */
+static struct tb_fixed tb_mean_per_pair(struct tb_u128 sum, u64 nr, u64 batch)
 {
-	if (work)
-		return tb_sample_loop(prim, true, overhead, n, hist, heap);
-	return tb_sample_loop(prim, false, overhead, n, hist, heap);
+	if (!nr)
+		return (struct tb_fixed){};
+	return tb_fixed_ratio(sum, nr * batch);
 }
 
-static int tb_sample(enum tb_prim prim, bool work, u64 overhead, u64 n,
-		     struct tb_hist *hist, struct tb_heap *heap)
-{
-	switch (prim) {
-	case TB_IRQ:
-		return tb_sample_prim(TB_IRQ, work, overhead, n, hist, heap);
-	case TB_PREEMPT:
-		return tb_sample_prim(TB_PREEMPT, work, overhead, n, hist, heap);
-	default:
-		return tb_sample_prim(TB_IRQ_SAVE, work, overhead, n, hist, heap);
-	}
-}
-
-static void tb_describe(const struct tb_hist *hist, struct tb_cpu_result *res)
+/* Histogram figures stay in whole windows; only means are per pair. */
+static void tb_describe(const struct tb_hist *hist, u64 batch,
+			struct tb_cpu_result *res)
 {
 	res->median = tb_hist_median(hist);
-	res->mean = tb_hist_mean(hist);
+	res->mean = tb_mean_per_pair(hist->sum, hist->nr, batch);
 	res->max = hist->max;
 	res->p99 = tb_hist_percentile(hist, 99, 100);
 	res->samples = hist->nr;
@@ -461,29 +879,41 @@ static int tb_measure_cpu(struct tb_run *run, struct tb_cpu *tc)
 	const struct tb_config *cfg = &run->cfg;
 	struct tb_heap heaps[TB_NR_PRIMS];
 	struct tb_cpu_buf *buf = tc->buf;
-	u64 cycles0, ns0, overhead;
+	u64 cycles0, ns0, cycles1, ns1, overhead, overhead_sum = 0;
+	u64 done, n, rounds = 0;
 	enum tb_prim prim;
 	int err;
-
-	cycles0 = get_cycles();
-	ns0 = ktime_get_ns();
-	err = tb_calibrate(cfg->do_work, buf->calibration, &overhead);
-	if (err)
-		return err;
 
 	for (prim = 0; prim < TB_NR_PRIMS; prim++) {
 		tb_hist_init(&buf->hist[prim]);
 		/* a percentile run needs no heap: size 0 keeps nothing */
 		tb_heap_init(&heaps[prim], buf->highest[prim],
 			     run->percentile ? 0 : cfg->nr_highest);
-		err = tb_sample(prim, cfg->do_work, overhead, cfg->nr_samples,
-				&buf->hist[prim], &heaps[prim]);
+	}
+
+	cycles0 = tb_clock_read(cfg->clock);
+	/* the same read for clock=ns: its counter_hz is exactly 10^9 */
+	ns0 = cfg->clock == TB_CLOCK_NS ? cycles0 : ktime_get_ns();
+	/* rounds: a fresh calibration, then a block of each primitive */
+	for (done = 0; done < cfg->nr_samples; done += n) {
+		n = min_t(u64, cfg->nr_samples - done, TB_BLOCK);
+		err = tb_calibrate(cfg, buf->calibration, &overhead);
 		if (err)
 			return err;
+		overhead_sum += overhead;
+		rounds++;
+		for (prim = 0; prim < TB_NR_PRIMS; prim++) {
+			err = tb_sample(cfg, prim, overhead, n,
+					&buf->hist[prim], &heaps[prim]);
+			if (err)
+				return err;
+		}
 	}
-	tc->counter_hz = tb_counter_hz(get_cycles() - cycles0,
-				       ktime_get_ns() - ns0);
-	tc->overhead = overhead;
+	cycles1 = tb_clock_read(cfg->clock);
+	ns1 = cfg->clock == TB_CLOCK_NS ? cycles1 : ktime_get_ns();
+	tc->counter_hz = tb_counter_hz(cycles1 - cycles0, ns1 - ns0);
+	/* below U64_MAX: at most 2^30 rounds of a window's cost */
+	tc->overhead = div64_u64(overhead_sum, rounds);
 
 	for (prim = 0; prim < TB_NR_PRIMS; prim++) {
 		if (run->percentile)
@@ -491,7 +921,8 @@ static int tb_measure_cpu(struct tb_run *run, struct tb_cpu *tc)
 								  run->percentile,
 								  100);
 		else
-			tb_describe(&buf->hist[prim], &tc->res[prim]);
+			tb_describe(&buf->hist[prim], cfg->batch,
+				    &tc->res[prim]);
 	}
 	if (!run->percentile)
 		tb_merge_cpu(run, buf, heaps);
@@ -554,7 +985,9 @@ static void tb_snapshot_config(struct tb_config *cfg)
 	cfg->nr_samples = tb_params[TB_NR_SAMPLES].value;
 	cfg->nr_highest = min(tb_params[TB_NR_HIGHEST].value, cfg->nr_samples);
 	cfg->do_work = tb_params[TB_DO_WORK].value;
+	cfg->batch = tb_params[TB_BATCH].value;
 	cfg->all_cpus = tb_cpus_all;
+	cfg->clock = tb_clock_sel;
 	cpumask_copy(&cfg->cpus, &tb_cpus_wanted);
 	mutex_unlock(&tb_params_lock);
 }
@@ -804,13 +1237,12 @@ static void tb_sum_figures(struct tb_run *run, enum tb_prim prim,
 	 * The mean of the per-CPU means, as every CPU takes as many samples:
 	 * from the exact sum of them all, so it is rounded only once.
 	 */
-	fig->average = tb_hist_mean(hist);
+	fig->average = tb_mean_per_pair(hist->sum, hist->nr, run->cfg.batch);
 	fig->median = tb_median_over_cpus(run, tb_cpu_median, prim);
 	fig->max = hist->max;
 	for (i = 0; i < heap->nr; i++)
 		tb_u128_add(&top, heap->data[i]);
-	fig->max_avg = heap->nr ? tb_fixed_ratio(top, heap->nr) :
-				  (struct tb_fixed){};
+	fig->max_avg = tb_mean_per_pair(top, heap->nr, run->cfg.batch);
 	for (l = 0; l < TB_NR_LEVELS; l++)
 		fig->level[l] = tb_hist_percentile(hist, tb_levels[l].num,
 						   tb_levels[l].den);
@@ -829,6 +1261,8 @@ static void tb_publish_benchmark(struct tb_run *run, u64 duration_ns)
 	head->nr_samples = run->cfg.nr_samples;
 	head->nr_highest = run->cfg.nr_highest;
 	head->do_work = run->cfg.do_work;
+	head->batch = run->cfg.batch;
+	head->clock = run->cfg.clock;
 	head->duration_ns = duration_ns;
 	head->counter_hz = tb_median_over_cpus(run, tb_cpu_counter_hz, 0);
 	head->overhead = tb_median_over_cpus(run, tb_cpu_overhead, 0);
@@ -894,7 +1328,8 @@ static int tb_percentile_run(unsigned int pct)
 		tc = per_cpu_ptr(&tb_cpu, cpumask_first(&run->cpus));
 		mutex_lock(&tb_results_lock);
 		for (prim = 0; prim < TB_NR_PRIMS; prim++)
-			tb_percentiles[prim] = tc->percentile[prim];
+			tb_percentiles[prim] = div64_u64(tc->percentile[prim],
+							 run->cfg.batch);
 		mutex_unlock(&tb_results_lock);
 	}
 	mutex_unlock(&tb_run_lock);
@@ -965,6 +1400,29 @@ static int tb_cpus_print(char *buf, size_t size)
 	return len;
 }
 
+/* One of tb_clock_names, with or without a newline; else -EINVAL. */
+static int tb_clock_store(const char *str)
+{
+	int clock = sysfs_match_string(tb_clock_names, str);
+
+	if (clock < 0)
+		return -EINVAL;
+	mutex_lock(&tb_params_lock);
+	tb_clock_sel = clock;
+	mutex_unlock(&tb_params_lock);
+	return 0;
+}
+
+static int tb_clock_print(char *buf, size_t size)
+{
+	int len;
+
+	mutex_lock(&tb_params_lock);
+	len = scnprintf(buf, size, "%s\n", tb_clock_names[tb_clock_sel]);
+	mutex_unlock(&tb_params_lock);
+	return len;
+}
+
 static int tb_param_get(void *data, u64 *val)
 {
 	*val = tb_param_load(data);
@@ -1009,6 +1467,38 @@ static ssize_t tb_cpus_write(struct file *file, const char __user *buf,
 	return err ? err : len;
 }
 
+static ssize_t tb_clock_read_file(struct file *file, char __user *buf,
+				  size_t len, loff_t *ppos)
+{
+	char text[16];
+
+	return simple_read_from_buffer(buf, len, ppos, text,
+				       tb_clock_print(text, sizeof(text)));
+}
+
+static ssize_t tb_clock_write(struct file *file, const char __user *buf,
+			      size_t len, loff_t *ppos)
+{
+	char text[16];
+	int err;
+
+	if (*ppos || !len || len >= sizeof(text))
+		return -EINVAL;
+	if (copy_from_user(text, buf, len))
+		return -EFAULT;
+	text[len] = '\0';
+	err = tb_clock_store(text);
+	return err ? err : len;
+}
+
+static const struct file_operations tb_clock_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.read	= tb_clock_read_file,
+	.write	= tb_clock_write,
+	.llseek	= default_llseek,
+};
+
 static const struct file_operations tb_cpus_fops = {
 	.owner	= THIS_MODULE,
 	.open	= simple_open,
@@ -1044,6 +1534,8 @@ module_param_cb(nr_highest, &tb_modparam_ops, &tb_params[TB_NR_HIGHEST], 0444);
 MODULE_PARM_DESC(nr_highest, "largest samples that max_avg averages");
 module_param_cb(do_work, &tb_modparam_ops, &tb_params[TB_DO_WORK], 0444);
 MODULE_PARM_DESC(do_work, "1: simulated critical section in every window");
+module_param_cb(batch, &tb_modparam_ops, &tb_params[TB_BATCH], 0444);
+MODULE_PARM_DESC(batch, "pairs timed back to back in one window (1..10000)");
 
 static int tb_cpus_param_set(const char *val, const struct kernel_param *kp)
 {
@@ -1062,6 +1554,24 @@ static const struct kernel_param_ops tb_cpus_param_ops = {
 
 module_param_cb(cpus, &tb_cpus_param_ops, NULL, 0444);
 MODULE_PARM_DESC(cpus, "cpulist a benchmark runs on (default: all)");
+
+static int tb_clock_param_set(const char *val, const struct kernel_param *kp)
+{
+	return tb_clock_store(val);
+}
+
+static int tb_clock_param_get(char *buf, const struct kernel_param *kp)
+{
+	return tb_clock_print(buf, PAGE_SIZE);
+}
+
+static const struct kernel_param_ops tb_clock_param_ops = {
+	.set	= tb_clock_param_set,
+	.get	= tb_clock_param_get,
+};
+
+module_param_cb(clock, &tb_clock_param_ops, NULL, 0444);
+MODULE_PARM_DESC(clock, "what windows are timed with: cycles, ordered or ns");
 
 static bool tb_run_at_load;
 module_param_named(run, tb_run_at_load, bool, 0444);
@@ -1128,24 +1638,30 @@ static const char * const tb_stat_names[TB_NR_STATS] = {
  */
 static const u8 tb_result_slots[TB_NR_PRIMS][TB_NR_STATS];
 
-/* Whole numbers, as the specification's files always printed. */
+/*
+ * Whole numbers, as the specification's files always printed: per pair,
+ * rounded down.
+ */
 static int tb_result_get(void *data, u64 *val)
 {
 	size_t slot = (const u8 *)data - &tb_result_slots[0][0];
 	enum tb_prim prim = slot / TB_NR_STATS;
 	const struct tb_figures *fig;
 
+	u64 batch;
+
 	mutex_lock(&tb_results_lock);
 	fig = tb_report ? &tb_report->head.fig[prim] : NULL;
+	batch = tb_report ? tb_report->head.batch : 1;
 	switch (slot % TB_NR_STATS) {
 	case TB_MEDIAN:
-		*val = fig ? fig->median : 0;
+		*val = fig ? div64_u64(fig->median, batch) : 0;
 		break;
 	case TB_AVERAGE:
 		*val = fig ? fig->average.whole : 0;
 		break;
 	case TB_MAX:
-		*val = fig ? fig->max : 0;
+		*val = fig ? div64_u64(fig->max, batch) : 0;
 		break;
 	case TB_MAX_AVG:
 		*val = fig ? fig->max_avg.whole : 0;
@@ -1204,11 +1720,31 @@ static const char *tb_preemption(void)
 /* A struct tb_fixed prints as its whole part and three decimals. */
 #define TB_FIXED_FMT		"%llu.%03u"
 
+/* Room for U64_MAX and three decimals. */
+#define TB_PAIR_LEN		32
+
+/*
+ * @v whole windows per pair, in @buf: an integer where the quotient is
+ * whole (always with batch 1), else with three decimals rounded down.
+ */
+static const char *tb_per_pair(char *buf, u64 v, u64 batch)
+{
+	struct tb_fixed f;
+
+	f = tb_fixed_ratio((struct tb_u128){ .lo = v }, batch ? batch : 1);
+	if (f.milli)
+		scnprintf(buf, TB_PAIR_LEN, TB_FIXED_FMT, f.whole, f.milli);
+	else
+		scnprintf(buf, TB_PAIR_LEN, "%llu", f.whole);
+	return buf;
+}
+
 /* One line per key; the caller holds tb_results_lock. */
 static void tb_emit_summary(struct seq_file *m)
 {
 	static const struct tb_report_head none;
 	const struct tb_report_head *h = tb_report ? &tb_report->head : &none;
+	char buf[TB_PAIR_LEN];
 	enum tb_prim prim;
 	unsigned int l;
 
@@ -1222,7 +1758,9 @@ static void tb_emit_summary(struct seq_file *m)
 	tb_emit(m, "nr_samples %llu\n", h->nr_samples);
 	tb_emit(m, "nr_highest %llu\n", h->nr_highest);
 	tb_emit(m, "do_work %d\n", h->do_work);
-	tb_emit(m, "unit cycles\n");
+	tb_emit(m, "batch %llu\n", h->batch ? h->batch : 1);
+	tb_emit(m, "clock %s\n", tb_clock_names[h->clock]);
+	tb_emit(m, "unit %s\n", tb_clock_units[h->clock]);
 	tb_emit(m, "counter_hz %llu\n", h->counter_hz);
 	tb_emit(m, "overhead %llu\n", h->overhead);
 	tb_emit(m, "duration_ns %llu\n", h->duration_ns);
@@ -1230,15 +1768,16 @@ static void tb_emit_summary(struct seq_file *m)
 		const struct tb_figures *f = &h->fig[prim];
 		const char *p = tb_prim_names[prim];
 
-		tb_emit(m, "%s.median %llu\n", p, f->median);
+		tb_emit(m, "%s.median %s\n", p,
+			tb_per_pair(buf, f->median, h->batch));
 		tb_emit(m, "%s.average " TB_FIXED_FMT "\n", p,
 			f->average.whole, f->average.milli);
-		tb_emit(m, "%s.max %llu\n", p, f->max);
+		tb_emit(m, "%s.max %s\n", p, tb_per_pair(buf, f->max, h->batch));
 		tb_emit(m, "%s.max_avg " TB_FIXED_FMT "\n", p,
 			f->max_avg.whole, f->max_avg.milli);
 		for (l = 0; l < TB_NR_LEVELS; l++)
-			tb_emit(m, "%s.%s %llu\n", p, tb_levels[l].name,
-				f->level[l]);
+			tb_emit(m, "%s.%s %s\n", p, tb_levels[l].name,
+				tb_per_pair(buf, f->level[l], h->batch));
 		tb_emit(m, "%s.samples %llu\n", p, f->samples);
 	}
 }
@@ -1261,17 +1800,21 @@ static enum tb_prim tb_file_prim(struct seq_file *m)
 static int tb_per_cpu_show(struct seq_file *m, void *v)
 {
 	enum tb_prim prim = tb_file_prim(m);
+	char med[TB_PAIR_LEN], max[TB_PAIR_LEN], p99[TB_PAIR_LEN];
 	unsigned int i;
+	u64 batch;
 
 	seq_puts(m, "cpu median average max p99 samples\n");
 	mutex_lock(&tb_results_lock);
+	batch = tb_report ? tb_report->head.batch : 1;
 	for (i = 0; tb_report && i < tb_report->nr_rows; i++) {
 		const struct tb_row *row = &tb_report->rows[i];
 		const struct tb_cpu_result *r = &row->res[prim];
 
-		seq_printf(m, "%u %llu " TB_FIXED_FMT " %llu %llu %llu\n",
-			   row->cpu, r->median, r->mean.whole, r->mean.milli,
-			   r->max, r->p99, r->samples);
+		seq_printf(m, "%u %s " TB_FIXED_FMT " %s %s %llu\n", row->cpu,
+			   tb_per_pair(med, r->median, batch), r->mean.whole,
+			   r->mean.milli, tb_per_pair(max, r->max, batch),
+			   tb_per_pair(p99, r->p99, batch), r->samples);
 	}
 	mutex_unlock(&tb_results_lock);
 	return 0;
@@ -1282,13 +1825,17 @@ static int tb_histogram_show(struct seq_file *m, void *v)
 {
 	enum tb_prim prim = tb_file_prim(m);
 	const struct tb_hist *hist;
+	char low[TB_PAIR_LEN];
 	unsigned int b;
+	u64 batch;
 
 	mutex_lock(&tb_results_lock);
 	hist = tb_report ? &tb_report->hist[prim] : NULL;
+	batch = tb_report ? tb_report->head.batch : 1;
 	for (b = 0; hist && b < TB_HIST_BUCKETS; b++)
 		if (hist->count[b])
-			seq_printf(m, "%llu %llu\n", tb_hist_bucket_low(b),
+			seq_printf(m, "%s %llu\n",
+				   tb_per_pair(low, tb_hist_bucket_low(b), batch),
 				   hist->count[b]);
 	mutex_unlock(&tb_results_lock);
 	return 0;
@@ -1316,6 +1863,10 @@ static int tb_create_files(void)
 	}
 
 	file = debugfs_create_file("cpus", 0644, tb_root, NULL, &tb_cpus_fops);
+	if (IS_ERR(file))
+		return PTR_ERR(file);
+	file = debugfs_create_file("clock", 0644, tb_root, NULL,
+				   &tb_clock_fops);
 	if (IS_ERR(file))
 		return PTR_ERR(file);
 	file = debugfs_create_file("benchmark", 0200, tb_root, NULL,

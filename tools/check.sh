@@ -15,7 +15,9 @@
 #
 # Then the kernels built from linux-source-6.12 (cached across runs):
 #
-#   trace	the preemptirq events raise the medians, reversibly (icount)
+#   notrace	baseline: irq = raw_irq, preempt = preempt_notrace (icount)
+#   trace	the preemptirq events raise the medians, reversibly, and the
+#		hooks cost above the raw forms with the events off (icount)
 #   debug	the functional suite under KASAN, lockdep, kmemleak and
 #		might-sleep checks, then fault injection and a leak scan
 #   kunit	tracerbench_kunit.ko on debug: each KUnit case a result
@@ -128,9 +130,29 @@ prepare()
 	result 0 "$k: module builds at W=1 without warnings"
 	[ "$(modinfo -F version "$(tb_module "$k")")" = "$(tb_version)" ]
 	result $? "$k: modinfo reports version $(tb_version)"
+	"$TB_TOP/tools/disasm.sh" "$(tb_module "$k")" >"$TB_OUT/disasm-$k.log" 2>&1
+	result $? "$k: disasm: every timed window holds its primitive only"
+	sed "s/^/[$k disasm] /" "$TB_OUT/disasm-$k.log"
 	tb_make_initramfs "$k" "$TB_OUT/initrd-$k.cpio.gz"
 	result $? "$k: initramfs"
 }
+
+# The disassembly check can fail: a build with a sample store moved into
+# every window must be refused, for that store.
+check_disasm_catches()
+{
+	local log=$TB_OUT/disasm-selftest.log
+
+	TB_KCFLAGS=-DTB_DISASM_SELFTEST tb_build_module "$1" -selftest ||
+		return 1
+	! "$TB_TOP/tools/disasm.sh" "$(tb_module "$1" -selftest)" >"$log" 2>&1 &&
+		grep -q 'memory access in the window' "$log"
+}
+for k in $TB_KERNELS; do
+	check_disasm_catches "$k"
+	result $? "$k: disasm: a store moved into the windows is caught"
+	break
+done
 
 for k in $TB_KERNELS; do
 	prepare "$k" || continue
@@ -298,7 +320,8 @@ for k in ${TB_BUILT_KERNELS}; do
 	result 0 "$k: kernel builds from linux-source-6.12"
 	prepare "$k" || continue
 	case $k in
-	trace)	boot_suite "$k" tracepoints 1 600 ;;
+	notrace) boot_suite "$k" baseline 1 300 ;;
+	trace)	boot_suite "$k" tracepoints,baseline 1 600 ;;
 	debug)	boot_suite "$k" functional,faults,leaks 0 2400
 		check_kunit "$k" ;;
 	esac
@@ -314,17 +337,25 @@ check_compare()
 	local rc=$?
 	sed 's/^/[compare] /' "$log"
 	[ $rc = 0 ] || return 1
-	awk '$1 == "irq" || $1 == "preempt" || $1 == "irq_save" {
+	awk '($1 == "irq" || $1 == "preempt" || $1 == "irq_save") &&
+	    $2 ~ /^(raw_|preempt_notrace)/ {
+		# the hook table: none without the tracepoints, some with
+		hooks++
+		if ($3 != 0 || $6 == "-" || ($1 != "irq_save" && $6 <= 0))
+			bad = 1
+		next
+	}
+	$1 == "irq" || $1 == "preempt" || $1 == "irq_save" {
 		rows++
 		if ($(NF - 2) == "-" || $(NF - 1) == "-" || $NF == "-")
 			bad = 1
 		if ($1 != "irq_save" && $(NF - 1) < 5)
 			bad = 1
-	} END { exit rows != 3 || bad }' "$log"
+	} END { exit rows != 3 || hooks != 3 || bad }' "$log"
 }
 if [ -n "$TB_BUILT_KERNELS" ]; then
 	check_compare
-	result $? "compare.sh --icount: all three states, events on 5 times off"
+	result $? "compare.sh --icount: all three states, events on 5 times off, hook costs"
 fi
 
 echo "# make check took $((SECONDS - start)) s"

@@ -5,7 +5,9 @@
 #   out	kernel built without CONFIG_PREEMPTIRQ_TRACEPOINTS
 #   off	built with them, events/preemptirq disabled
 #   on	built with them, events/preemptirq enabled
-# and the ratios between them. Off and on alternate within each round so that
+# and the ratios between them; then the hook cost from one boot, the traced
+# primitive less its raw form (raw_irq, raw_irq_save, preempt_notrace) measured
+# in the same runs, in ticks and ns. Off and on alternate within each round so that
 # drift cannot pose as a difference.
 #
 # By default it builds (or takes from the cache) the notrace and trace
@@ -112,7 +114,7 @@ measure_qemu()
 summary()
 {
 	awk -v p="$1" -v s="$2" '$1 == s && $2 == p { print $3 }' "$samples" |
-		sort -n | awk '{ v[NR] = $1 }
+		sort -n | awk 'BEGIN { OFMT = "%.3f" } { v[NR] = $1 }
 			END {
 				if (!NR)
 					exit
@@ -156,4 +158,53 @@ for prim in irq preempt irq_save; do
 	printf '%-10s %-18s %-18s %-18s %8s %8s %8s\n' $prim "$(cell "$out")" \
 		"$(cell "$off")" "$(cell "$on")" "$(ratio "$off" "$out")" \
 		"$(ratio "$on" "$off")" "$(ratio "$on" "$out")"
+done
+
+# hook PRIM RAW STATE: median over the runs of PRIM - RAW, each run's pair
+# taken from the same benchmark, so the cost of the hooks from one boot
+hook()
+{
+	awk -v p="$1" -v r="$2" -v s="$3" '$1 == s && $2 == p { a[++na] = $3 }
+		$1 == s && $2 == r { b[++nb] = $3 }
+		END { for (i = 1; i <= na && i <= nb; i++) print a[i] - b[i] }' \
+		"$samples" | sort -n | awk '{ v[NR] = $1 }
+		END {
+			if (NR)
+				print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+		}'
+}
+
+# ns TICKS STATE: TICKS in nanoseconds at the state's median counter_hz
+ns()
+{
+	local hz
+
+	hz=$(summary counter_hz "$2")
+	[ -n "$1" ] && [ -n "$hz" ] || return
+	awk -v t="$1" -v hz="${hz%% *}" \
+		'BEGIN { if (hz > 0) printf "%.2f\n", t * 1e9 / hz }'
+}
+
+# hook_cell TICKS STATE: "TICKS (NS ns)", or - without a figure
+hook_cell()
+{
+	[ -n "$1" ] || { echo -; return; }
+	echo "$1 ($(ns "$1" "$2") ns)"
+}
+
+echo
+echo "hook cost: traced - raw median from the same runs, ticks (ns at the"
+echo "measured counter_hz: $(for s in out off on; do
+	hz=$(summary counter_hz $s)
+	[ -n "$hz" ] && printf '%s %.0f Hz; ' $s "${hz%% *}"
+done | sed 's/; $//'))"
+printf '%-10s %-16s %-18s %-18s %s\n' primitive "raw form" "compiled out" \
+	"compiled in, off" "on"
+for pair in irq:raw_irq irq_save:raw_irq_save preempt:preempt_notrace; do
+	prim=${pair%%:*}
+	raw=${pair#*:}
+	printf '%-10s %-16s %-18s %-18s %s\n' $prim $raw \
+		"$(hook_cell "$(hook $prim $raw out)" out)" \
+		"$(hook_cell "$(hook $prim $raw off)" off)" \
+		"$(hook_cell "$(hook $prim $raw on)" on)"
 done

@@ -109,21 +109,23 @@ tb_vmlinuz()
 }
 
 # Build tracerbench.ko for kernel $1 at W=1 in its own directory; the log is
-# $TB_OUT/build-$1/build.log. Fails on a failed build or on any warning.
+# $TB_OUT/build-$1$2/build.log. Fails on a failed build or on any warning.
+# $2, if given, names a variant built with the compiler flags TB_KCFLAGS.
 tb_build_module()
 {
-	local dir=$TB_OUT/build-$1
+	local dir=$TB_OUT/build-$1${2:-}
 
 	rm -rf "$dir" && mkdir -p "$dir" || return 1
 	make -s -C "$TB_TOP" stage DEST="$dir" || return 1
-	make -C "$(tb_kdir "$1")" M="$dir" W=1 modules >"$dir/build.log" 2>&1 ||
+	make -C "$(tb_kdir "$1")" M="$dir" W=1 KCFLAGS="${TB_KCFLAGS:-}" \
+		modules >"$dir/build.log" 2>&1 ||
 		return 1
 	! grep -qi 'warning' "$dir/build.log"
 }
 
 tb_module()
 {
-	echo "$TB_OUT/build-$1/tracerbench.ko"
+	echo "$TB_OUT/build-$1${2:-}/tracerbench.ko"
 }
 
 # The version string the module carries; see version.mk.

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # measure.sh ROUNDS: run the benchmark ROUNDS times and print each run's
-# medians as "# sample STATE PRIMITIVE MEDIAN". Where the kernel has the
+# medians as "# sample STATE PRIMITIVE MEDIAN", the raw forms' too, and its
+# "# sample STATE counter_hz HZ". Where the kernel has the
 # preemptirq tracepoints, every round is a run with them off and one with
 # them on, interleaved so that drift hits both states alike; elsewhere the
 # state is "out" (compiled out). Needs tracerbench loaded; used in the guest
@@ -18,9 +19,10 @@ rounds=${1:?usage: measure.sh ROUNDS}
 run()
 {
 	echo 1 >"$TB/benchmark" || return 1
-	for prim in irq preempt irq_save; do
+	for prim in irq preempt irq_save raw_irq raw_irq_save preempt_notrace; do
 		echo "# sample $1 $prim $(cat "$TB/$prim/median")"
 	done
+	echo "# sample $1 counter_hz $(sed -n 's/^counter_hz //p' "$TB/summary")"
 }
 
 # events 0|1: switch the tracepoints and check that they switched

@@ -11,9 +11,12 @@
 # long		a run of 10^8 samples per CPU, in a small guest
 # headless	insmod run=1 with debugfs off: the summary in the kernel log
 # tracepoints	the preemptirq events raise the medians, exactly reversibly
+# baseline	traced primitives against raw ones (icount): equal without the
+#		tracepoints, above them, repeatably, with the events off
 # faults	every allocation on load and on a run failed in turn
 # leaks		kmemleak finds nothing once the module is gone
 # compare	no checks: measure.sh's samples, for tools/compare.sh
+# timing	no checks: the duration of a run of the default settings
 # show		no tests: run one benchmark and print every result file
 # version	the module reports the version tb.version= names
 # kunit		load tracerbench_kunit.ko, which runs the KUnit suites of the
@@ -28,12 +31,13 @@ TB=/sys/kernel/debug/tracerbench
 MODULE=/tracerbench.ko
 PREEMPTIRQ=/sys/kernel/tracing/events/preemptirq
 KMEMLEAK=/sys/kernel/debug/kmemleak
-PRIMS="irq preempt irq_save"
+PRIMS="irq preempt irq_save raw_irq raw_irq_save preempt_notrace"
 STATS="median average max max_avg percentile"
-PARAMS="nr_samples nr_highest do_work cpus"
-# the largest nr_samples (2^40) and nr_highest
+PARAMS="nr_samples nr_highest do_work batch cpus clock"
+# the largest nr_samples (2^40), nr_highest and batch
 MAX_SAMPLES=1099511627776
 MAX_HIGHEST=1024
+MAX_BATCH=10000
 # the summary's tail levels, in order
 LEVELS="p50 p90 p99 p99.9 p99.99"
 
@@ -129,7 +133,8 @@ snapshot_results()
 set_defaults()
 {
 	echo 10000 >$TB/nr_samples && echo 100 >$TB/nr_highest &&
-		echo 0 >$TB/do_work && echo all >$TB/cpus
+		echo 0 >$TB/do_work && echo all >$TB/cpus &&
+		echo cycles >$TB/clock && echo 1 >$TB/batch
 }
 
 # summary_key KEY: KEY's value in the summary
@@ -183,7 +188,7 @@ test_all_cpus_online()
 test_tree()
 {
 	local fail=0
-	for f in nr_samples:644 nr_highest:644 do_work:644 cpus:644 \
+	for f in nr_samples:644 nr_highest:644 do_work:644 batch:644 cpus:644 clock:644 \
 		 benchmark:200 percentile:200 summary:444; do
 		expect "mode of ${f%%:*}" "$(stat -c %a $TB/${f%%:*})" \
 			"${f##*:}" || fail=1
@@ -199,7 +204,7 @@ test_tree()
 			fail=1
 	done
 	expect "entries at the top" "$(ls $TB | tr '\n' ' ')" \
-		"benchmark cpus do_work irq irq_save nr_highest nr_samples percentile preempt summary " ||
+		"batch benchmark clock cpus do_work irq irq_save nr_highest nr_samples percentile preempt preempt_notrace raw_irq raw_irq_save summary " ||
 		fail=1
 	expect "world-writable files" "$(find $TB -perm -o+w)" "" || fail=1
 	return $fail
@@ -208,7 +213,7 @@ test_tree()
 test_defaults()
 {
 	expect defaults "$(snapshot_params)" \
-		"nr_samples=10000 nr_highest=100 do_work=0 cpus=$(online_cpus) "
+		"nr_samples=10000 nr_highest=100 do_work=0 batch=1 cpus=$(online_cpus) clock=cycles "
 }
 
 test_zero_before_run()
@@ -230,6 +235,9 @@ test_zero_before_run()
 
 # Every max above 0; median, average and max_avg not above max; max_avg not
 # below the median (the top nr_highest include every CPU's upper half).
+# With "few" as $1, a max of 0 is allowed: a handful of windows of a cheap
+# primitive (preempt_notrace is two instructions) can all come out at or
+# below the calibrated overhead.
 check_results_sane()
 {
 	local fail=0
@@ -238,7 +246,8 @@ check_results_sane()
 		avg=$(cat $TB/$p/average)
 		max=$(cat $TB/$p/max)
 		top=$(cat $TB/$p/max_avg)
-		[ "$max" -gt 0 ] || { diag "$p/max is $max"; fail=1; }
+		[ "$max" -gt 0 ] || [ "${1:-}" = few ] ||
+			{ diag "$p/max is $max"; fail=1; }
 		expect_le "$p median <= max" "$med" "$max" || fail=1
 		expect_le "$p average <= max" "$avg" "$max" || fail=1
 		expect_le "$p max_avg <= max" "$top" "$max" || fail=1
@@ -312,6 +321,20 @@ cpus|-1|EINVAL
 cpus|4096|EINVAL
 cpus|0-4096|EINVAL
 cpus|99999999999999999999|EINVAL
+batch|0|EINVAL
+batch|-1|EINVAL
+batch|10001|EINVAL
+batch|abc|EINVAL
+batch|5x|EINVAL
+batch|18446744073709551616|ERANGE
+clock|foo|EINVAL
+clock||EINVAL
+clock|Cycles|EINVAL
+clock|cyclesx|EINVAL
+clock|ns ns|EINVAL
+clock| ns|EINVAL
+clock|0|EINVAL
+clock|ordered ordered ordered ordered|EINVAL
 "
 
 test_bad_input()
@@ -344,7 +367,7 @@ test_read_write_only()
 test_limits_accepted()
 {
 	local fail=0 p max
-	for p in nr_samples:$MAX_SAMPLES nr_highest:$MAX_HIGHEST; do
+	for p in nr_samples:$MAX_SAMPLES nr_highest:$MAX_HIGHEST batch:$MAX_BATCH; do
 		max=${p#*:}
 		p=${p%%:*}
 		expect "$p max" "$(write_errno $TB/$p $max)" OK || fail=1
@@ -374,7 +397,7 @@ test_one_sample()
 	local fail=0
 	echo 1 >$TB/nr_samples
 	expect "benchmark" "$(write_errno $TB/benchmark 1)" OK || fail=1
-	check_results_sane || fail=1
+	check_results_sane few || fail=1
 	expect "percentile" "$(write_errno $TB/percentile 50)" OK || fail=1
 	set_defaults
 	return $fail
@@ -555,7 +578,7 @@ test_read_during_run()
 	echo 777 >$TB/nr_samples ||
 		{ diag "config write during the run failed"; fail=1; }
 	expect "params read during the run" "$params" \
-		"nr_samples=100 nr_highest=100 do_work=0 cpus=$(online_cpus) " ||
+		"nr_samples=100 nr_highest=100 do_work=0 batch=1 cpus=$(online_cpus) clock=cycles " ||
 		fail=1
 	release_cpu
 	wait_file /tmp/a || { diag "writer did not return"; fail=1; }
@@ -762,7 +785,7 @@ test_summary()
 	expect "benchmark" "$(write_errno $TB/benchmark 1)" OK || return 1
 	ncpu=$(expand_cpulist "$(online_cpus)" | wc -l)
 	for k in version run kernel preemption preemptirq_tracepoints cpus \
-		 nr_samples nr_highest do_work unit counter_hz overhead \
+		 nr_samples nr_highest do_work batch clock unit counter_hz overhead \
 		 duration_ns; do
 		[ -n "$(summary_key $k)" ] || { diag "no $k"; fail=1; }
 	done
@@ -771,6 +794,8 @@ test_summary()
 	expect nr_samples "$(summary_key nr_samples)" 10000 || fail=1
 	expect nr_highest "$(summary_key nr_highest)" 100 || fail=1
 	expect do_work "$(summary_key do_work)" 0 || fail=1
+	expect clock "$(summary_key clock)" cycles || fail=1
+	expect batch "$(summary_key batch)" 1 || fail=1
 	expect unit "$(summary_key unit)" cycles || fail=1
 	v=no
 	[ -d $PREEMPTIRQ ] && v=yes
@@ -815,6 +840,66 @@ test_summary()
 			prev=$v
 		done
 	done
+	return $fail
+}
+
+# Each clock reads back, measures, and says so in the summary; ns ticks at
+# exactly 10^9 per second, by definition.
+test_clock_runs()
+{
+	local fail=0 c unit
+	echo 1000 >$TB/nr_samples
+	for c in ordered ns cycles; do
+		expect "clock $c" "$(write_errno $TB/clock $c)" OK || fail=1
+		expect "clock reads back" "$(cat $TB/clock)" $c || fail=1
+		expect "run with clock $c" "$(write_errno $TB/benchmark 1)" OK ||
+			fail=1
+		expect "summary clock" "$(summary_key clock)" $c || fail=1
+		unit=cycles
+		[ $c = ns ] && unit=ns
+		expect "summary unit" "$(summary_key unit)" $unit || fail=1
+		check_results_sane || fail=1
+		[ "$(summary_key counter_hz)" -gt 0 ] ||
+			{ diag "counter_hz with $c"; fail=1; }
+		[ $c = ns ] && { expect "counter_hz of ns" \
+			"$(summary_key counter_hz)" 1000000000 || fail=1; }
+		diag "clock $c: medians $(medians)"
+	done
+	set_defaults
+	return $fail
+}
+
+# A batch of 7 pairs per window: the legacy files show the summary's
+# figures rounded down, and summary, per_cpu and histogram are numbers with
+# no or three decimals, whose histogram counts add up to the samples.
+test_batch_run()
+{
+	local fail=0 p v ncpu
+	echo 1000 >$TB/nr_samples
+	expect "batch 7" "$(write_errno $TB/batch 7)" OK || fail=1
+	expect "run" "$(write_errno $TB/benchmark 1)" OK || fail=1
+	expect "summary batch" "$(summary_key batch)" 7 || fail=1
+	ncpu=$(expand_cpulist "$(online_cpus)" | wc -l)
+	for p in $PRIMS; do
+		for k in median max; do
+			v=$(summary_key $p.$k)
+			is_number "$v" || fail=1
+			expect "$p/$k is $p.$k rounded down" "$(cat $TB/$p/$k)" \
+				"${v%.*}" || fail=1
+		done
+		expect "$p.samples" "$(summary_key $p.samples)" \
+			$((ncpu * 1000)) || fail=1
+		sed 1d $TB/$p/per_cpu | while read -r cpu med avg max p99 n; do
+			for v in $med $avg $max $p99; do
+				is_number "$v" || echo bad
+			done
+		done | grep -q bad && { diag "$p/per_cpu: $(cat $TB/$p/per_cpu)"; fail=1; }
+		v=$(awk '{ n += $2 } $1 !~ /^[0-9]+(\.[0-9][0-9][0-9])?$/ { bad = 1 }
+			END { print bad ? "bad" : n }' $TB/$p/histogram)
+		expect "$p/histogram counts" "$v" $((ncpu * 1000)) || fail=1
+	done
+	check_results_sane || fail=1
+	set_defaults
 	return $fail
 }
 
@@ -912,10 +997,11 @@ test_headless_load()
 {
 	local fail=0 log v
 	unload || return 1
-	insmod $MODULE run=1 nr_samples=1000 cpus=0-1 ||
+	insmod $MODULE run=1 nr_samples=1000 cpus=0-1 clock=ordered ||
 		{ diag "insmod run=1 failed"; return 1; }
 	log=$(dmesg | sed -n 's/^\[[^]]*\] tracerbench: //p')
-	for v in "run 1" "cpus 0-1" "nr_samples 1000" "irq.samples 2000"; do
+	for v in "run 1" "cpus 0-1" "nr_samples 1000" "irq.samples 2000" \
+		 "clock ordered"; do
 		echo "$log" | grep -qxF "$v" || { diag "no '$v' logged"; fail=1; }
 	done
 	logged_key irq_save.p99.99 "$log" || fail=1
@@ -925,7 +1011,7 @@ test_headless_load()
 	expect "cpus" "$(cat $TB/cpus)" 0-1 || fail=1
 	unload || fail=1
 	for v in nr_samples=0 nr_highest=1025 do_work=2 cpus=abc cpus=4096 \
-		 run=maybe; do
+		 run=maybe clock=tsc batch=0 batch=10001; do
 		insmod $MODULE $v 2>/dev/null &&
 			{ diag "insmod $v loaded"; unload; fail=1; }
 		[ -d $TB ] && { diag "insmod $v left a tree"; fail=1; }
@@ -1014,6 +1100,8 @@ group_functional()
 	run_test "do_work run" test_do_work_run
 	run_test "summary: every key, consistent with the files" test_summary
 	run_test "summary: run counts benchmarks only" test_run_counter
+	run_test "clock: ordered, ns and cycles each measure" test_clock_runs
+	run_test "batch 7: per-pair figures in every file" test_batch_run
 	run_test "histogram: every sample, levels and mean from it" test_histogram
 	run_test "per_cpu: a row per CPU, medians and maxima agree" test_per_cpu
 	run_test "cpus: a run measures exactly the CPUs listed" test_cpus_subset
@@ -1095,9 +1183,41 @@ test_do_work_subtracted()
 	return $fail
 }
 
+# summary_medians: every primitive's summary median, per pair
+summary_medians()
+{
+	for p in $PRIMS; do
+		printf '%s ' "$(summary_key $p.median)"
+	done
+}
+
+# Under icount a pair costs the same in every window, so timing 1000 back
+# to back and dividing gives the batch-1 median, within a tick.
+test_batch_agrees()
+{
+	local fail=0 one many
+	echo 0 >$TB/cpus && echo 2000 >$TB/nr_samples || return 1
+	echo 1 >$TB/batch && echo 1 >$TB/benchmark || fail=1
+	one=$(summary_medians)
+	echo 1000 >$TB/batch && echo 1 >$TB/benchmark || fail=1
+	many=$(summary_medians)
+	diag "medians ($PRIMS), batch 1: $one"
+	diag "medians ($PRIMS), batch 1000: $many"
+	set -- $many
+	for m in $one; do
+		awk -v a="$m" -v b="$1" 'BEGIN { d = a - b; exit !(d <= 1 && d >= -1) }' ||
+			{ diag "batch 1 gives $m, batch 1000 gives $1"; fail=1; }
+		shift
+	done
+	set_defaults
+	return $fail
+}
+
 group_exact()
 {
 	run_test "load" load
+	run_test "batch 1000 medians per pair within 1 of batch 1" \
+		test_batch_agrees
 	run_test "two runs give identical medians" test_identical_medians
 	run_test "percentile 50 <= percentile 99" test_percentile_order
 	run_test "do_work medians within 2 cycles" test_do_work_subtracted
@@ -1206,10 +1326,12 @@ test_tracepoints_raise()
 	events 1 && echo 1 >$TB/benchmark || fail=1
 	tp_on=$(medians)
 	events 0 || fail=1
-	diag "medians (irq preempt irq_save) off: $tp_off, on: $tp_on"
+	diag "medians ($PRIMS) off: $tp_off, on: $tp_on"
 	set -- $tp_off $tp_on
-	expect_raised irq "$4" "$1" || fail=1
-	expect_raised preempt "$5" "$2" || fail=1
+	expect_raised irq "$7" "$1" || fail=1
+	expect_raised preempt "$8" "$2" || fail=1
+	# the raw forms call no hook: the events change nothing for them
+	expect "raw medians, events on" "${10} ${11} ${12}" "$4 $5 $6" || fail=1
 	return $fail
 }
 
@@ -1230,7 +1352,9 @@ compare_host()
 	rc=$?
 	echo "$out" | while read -r line; do diag "$line"; done
 	[ $rc = 0 ] || return 1
-	echo "$out" | awk -v min="$1" '$1 == "irq" || $1 == "preempt" {
+	# the ratio table's rows; the hook table's name the raw form second
+	echo "$out" | awk -v min="$1" '($1 == "irq" || $1 == "preempt") &&
+	    $2 !~ /^(raw_|preempt_notrace)/ {
 		rows++
 		if ($2 != "-" || $NF != "-" || $(NF - 2) != "-" ||
 		    $(NF - 1) == "-" || $(NF - 1) < min)
@@ -1259,6 +1383,57 @@ group_tracepoints()
 	run_test "events off again give the exact earlier medians" \
 		test_tracepoints_restore
 	run_test "compare.sh --host measures off and on" test_compare_host
+	run_test "unload" unload
+}
+
+# --- baseline: traced against raw primitives, under icount ---------------------
+
+# hook_costs: "irq - raw_irq", "irq_save - raw_irq_save" and "preempt -
+# preempt_notrace" of the last run's summary medians (batch 1: integers)
+hook_costs()
+{
+	echo $(($(summary_key irq.median) - $(summary_key raw_irq.median))) \
+	     $(($(summary_key irq_save.median) - $(summary_key raw_irq_save.median))) \
+	     $(($(summary_key preempt.median) - $(summary_key preempt_notrace.median)))
+}
+
+# Without the tracepoints the traced primitives are the raw ones: the
+# same instructions, so under icount the same medians, exactly.
+test_baseline_equal()
+{
+	echo 1 >$TB/benchmark || return 1
+	diag "medians ($PRIMS): $(medians)"
+	expect "irq, irq_save, preempt less their raw forms" "$(hook_costs)" \
+		"0 0 0"
+}
+
+# With them compiled in and the events off, each hook still costs: irq
+# and preempt above their raw forms, by the same amount in every run.
+test_baseline_hooks()
+{
+	local fail=0 first
+	events 0 && echo 1 >$TB/benchmark || return 1
+	first=$(hook_costs)
+	diag "medians ($PRIMS): $(medians)"
+	diag "hook costs (irq irq_save preempt), events off: $first"
+	set -- $first
+	[ "$1" -gt 0 ] || { diag "irq - raw_irq is $1"; fail=1; }
+	[ "$3" -gt 0 ] || { diag "preempt - preempt_notrace is $3"; fail=1; }
+	echo 1 >$TB/benchmark || fail=1
+	expect "hook costs of a second run" "$(hook_costs)" "$first" || fail=1
+	return $fail
+}
+
+group_baseline()
+{
+	run_test "load" load
+	if [ -d $PREEMPTIRQ ]; then
+		run_test "events off: irq, preempt above raw, repeatably" \
+			test_baseline_hooks
+	else
+		run_test "no tracepoints: irq = raw_irq, preempt = preempt_notrace" \
+			test_baseline_equal
+	fi
 	run_test "unload" unload
 }
 
@@ -1560,24 +1735,45 @@ group_speed()
 	done
 }
 
+# --- timing: how long a run of the default settings takes ----------------------
+
+group_timing()
+{
+	run_test "load" load
+	run_test "default run" sh -c "echo 1 >$TB/benchmark"
+	diag "default run: $(summary_key duration_ns) ns"
+	run_test "unload" unload
+}
+
 # --- show: for make run -------------------------------------------------------
 
+# Every figure of the summary in the run's unit, and median and average
+# in nanoseconds too, at the counter_hz the run measured.
 group_show()
 {
+	local hz unit p s v
 	load || return 1
 	echo 1 >$TB/benchmark || return 1
 	echo 99 >$TB/percentile || return 1
-	echo "tracerbench on $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs, nr_samples $(cat $TB/nr_samples), nr_highest $(cat $TB/nr_highest), do_work $(cat $TB/do_work)"
-	echo "all figures in cycles (get_cycles()); percentile is p99 on one CPU"
-	printf '%-10s' ""
-	for s in $STATS; do
+	hz=$(summary_key counter_hz)
+	unit=$(summary_key unit)
+	echo "tracerbench on $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs, nr_samples $(cat $TB/nr_samples), nr_highest $(cat $TB/nr_highest), do_work $(cat $TB/do_work), batch $(summary_key batch), clock $(summary_key clock)"
+	echo "figures per pair in $unit, counter_hz $hz; percentile is p99 on one CPU"
+	printf '%-16s' ""
+	for s in $STATS median_ns average_ns; do
 		printf '%12s' "$s"
 	done
 	echo
 	for p in $PRIMS; do
-		printf '%-10s' "$p"
-		for s in $STATS; do
-			printf '%12s' "$(cat $TB/$p/$s)"
+		printf '%-16s' "$p"
+		for s in median average max max_avg; do
+			printf '%12s' "$(summary_key $p.$s)"
+		done
+		printf '%12s' "$(cat $TB/$p/percentile)"
+		for s in median average; do
+			v=$(summary_key $p.$s)
+			printf '%12s' "$(awk -v v="$v" -v hz="$hz" \
+				'BEGIN { if (hz > 0) printf "%.2f", v * 1e9 / hz }')"
 		done
 		echo
 	done
@@ -1597,6 +1793,7 @@ for group in "$@"; do
 	long)		group_long ;;
 	headless)	group_headless ;;
 	tracepoints)	group_tracepoints ;;
+	baseline)	group_baseline ;;
 	faults)		group_faults ;;
 	leaks)		group_leaks ;;
 	compare)	group_compare ;;
@@ -1604,6 +1801,7 @@ for group in "$@"; do
 	version)	group_version ;;
 	kunit)		group_kunit ;;
 	speed)		group_speed ;;
+	timing)		group_timing ;;
 	show)		group_show; exit ;;
 	*)		diag "unknown group $group"; ktap_result 1 "group $group" ;;
 	esac

@@ -5,6 +5,7 @@
  * KUnit suite: tools/cases/heap_cases.h.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "unit.h"
 #include "../cases/heap_cases.h"
@@ -21,8 +22,20 @@ static void run_heap_case(const struct tb_heap_case *c)
 	unit_expect(heap.data == storage && !heap.nr && heap.size == c->size,
 		    "tb_heap_init() fields");
 	unit_expect_u64(0, tb_heap_min(&heap), "tb_heap_min() after init");
-	for (i = 0; i < c->n; i++)
+	for (i = 0; i < c->n; i++) {
+		u64 *before = unit_dup(heap.data, heap.size);
+		size_t nr = heap.nr;
+		bool wants = tb_heap_wants(&heap, c->v[i]), changed;
+
 		tb_heap_offer(&heap, c->v[i]);
+		/* tb_heap_wants() says exactly when an offer changes the heap */
+		changed = heap.nr != nr ||
+			  memcmp(before, heap.data, nr * sizeof(u64));
+		unit_expect(wants == changed,
+			    "offer %zu (%llu): tb_heap_wants() %d, changed %d",
+			    i, (unsigned long long)c->v[i], wants, changed);
+		free(before);
+	}
 	unit_expect_u64(c->nr_kept, heap.nr, "nr");
 	unit_expect_u64(c->min, tb_heap_min(&heap), "tb_heap_min()");
 	unit_expect(heap.nr == c->nr_kept &&

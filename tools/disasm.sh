@@ -1,0 +1,255 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# disasm.sh MODULE.ko: check, in the built x86-64 module, that every timed
+# window holds the primitive and nothing else. Exit 0 if so, 1 (with one
+# line per offending instruction) if not, 2 on a usage or tool error.
+#
+# Each window is a function of its own, tb_win_PRIM[_ordered|_ns][_work]
+# (tracerbench.c, tb_window()). A clock read (rdtsc, rdtscp, or a call of
+# ktime_get for clock=ns) opens the window, and one closes it. The window is
+# every instruction reachable from the opening read without passing a
+# read, following jumps: the check holds wherever the compiler places a
+# block (the unlikely preempt_schedule() call of preempt_enable() goes after
+# the return, and may have its own copy of the closing read). Exactly one
+# read must open the window on every path from the entry, and no path from
+# it may return without a closing read. In the window, allowed are:
+#   - the primitive's own instructions: cli, sti, and for the irq ones
+#     pushf/pop and the test of the flags (6.12's local_irq_disable() reads
+#     them too); for the preempt ones an update or a read of the per-CPU
+#     preempt count (%gs-relative, relocated against __preempt_count or
+#     pcpu_hot);
+#   - calls of the primitive's own hooks, per primitive (below), the
+#     paravirt irq ops (indirect calls through pv_ops) and, in _work
+#     windows, simulate_critical_section;
+#   - register-only arithmetic, moves and jumps within the function, which
+#     the batch loop and the calibration window share;
+#   - nops (alternatives padding, alignment).
+# Anything else fails the check: any other memory access (a sample or
+# histogram store moved inside), any other call, a third clock read, a
+# return or a jump out of the function.
+set -u
+
+ko=${1:?usage: tools/disasm.sh MODULE.ko}
+[ -r "$ko" ] || { echo "disasm: cannot read $ko" >&2; exit 2; }
+command -v objdump >/dev/null || { echo "disasm: no objdump" >&2; exit 2; }
+
+# The windows the module must have: every primitive and the calibration
+# ("empty"), for each clock, without and with work. Primitives longest
+# first, so that a name's prefix picks the right one.
+PRIMS="raw_irq_save preempt_notrace irq_save raw_irq preempt irq empty"
+CLOCKS="cycles ordered ns"
+WINDOWS=
+for p in $PRIMS; do
+	for c in $CLOCKS; do
+		[ $c = cycles ] && c=
+		for w in "" _work; do
+			WINDOWS="$WINDOWS tb_win_$p${c:+_$c}$w"
+		done
+	done
+done
+
+# Every window must be there, so that the check cannot pass on nothing.
+syms=$(nm "$ko") || exit 2
+missing=0
+for f in $WINDOWS; do
+	echo "$syms" | grep -q " $f\$" && continue
+	echo "disasm: $ko: no window function $f"
+	missing=1
+done
+
+objdump -dr --no-show-raw-insn "$ko" | awk -v prims="$PRIMS" -v ko="$ko" '
+# mawk has no strtonum()
+function hex(s,    v, k) {
+	v = 0
+	for (k = 1; k <= length(s); k++)
+		v = v * 16 + index("0123456789abcdef", substr(s, k, 1)) - 1
+	return v
+}
+function fail(msg) {
+	printf "disasm: %s: %s+0x%x: %s: %s\n", ko, fn, addr[i] - base, text[i], msg
+	bad = 1
+}
+# The calls a window of primitive p may make, besides the work.
+function hook_ok(p, sym) {
+	if (p ~ /^(irq|irq_save)$/)
+		return sym ~ /^(trace_hardirqs_on|trace_hardirqs_off|pv_ops)$/
+	if (p ~ /^raw_irq/)
+		return sym == "pv_ops"
+	if (p == "preempt")
+		return sym ~ /^(preempt_count_add|preempt_count_sub|__SCT__preempt_schedule|preempt_schedule|preempt_schedule_thunk)$/
+	if (p == "preempt_notrace")
+		return sym ~ /^(__SCT__preempt_schedule_notrace|preempt_schedule_notrace|preempt_schedule_notrace_thunk)$/
+	return 0
+}
+function is_read(j) {
+	return op[j] ~ /^rdtscp?$/ || (op[j] == "call" && target[j] == "ktime_get")
+}
+function is_return(j) {
+	return op[j] ~ /^ret/ || (op[j] == "jmp" && target[j] == "__x86_return_thunk")
+}
+# The instruction at address a of the function, or 0.
+function at(a) {
+	return (a in idx) ? idx[a] : 0
+}
+function jump_target(j,    t) {
+	t = args[j]
+	sub(/ .*/, "", t)
+	return at(hex(t))
+}
+# Check instruction i of a window of primitive p; 1 if it may be there.
+function allowed(p,    sym, mem) {
+	sym = target[i]
+	mem = args[i] ~ /\(|%[gf]s:/
+	if (op[i] ~ /^(nop|data16|cs|int3)/ || op[i] == "xchg" && args[i] == "%ax,%ax")
+		return 1
+	if (op[i] ~ /^(cli|sti|lfence)$/)
+		return 1
+	if (op[i] == "call") {
+		if (sym == "simulate_critical_section" && fn ~ /_work$/)
+			return 1
+		if (hook_ok(p, sym) && (!mem || sym == "pv_ops"))
+			return 1
+		fail("call in the window")
+		return 0
+	}
+	if (op[i] ~ /^j/) {
+		if (args[i] ~ ("<" fn "\\+0x"))
+			return 1
+		fail("jump out of the window function")
+		return 0
+	}
+	if (op[i] ~ /^(pushf|popf)/ || op[i] ~ /^(push|pop)$/ && !mem) {
+		if (p ~ /irq/)
+			return 1
+		fail("stack access in a window without irq flags")
+		return 0
+	}
+	# the preempt count: changed, or read to test for zero
+	if (mem && args[i] ~ /%gs:/ && p ~ /^preempt/ &&
+	    sym ~ /^(__preempt_count|pcpu_hot)$/ &&
+	    (op[i] ~ /^(inc|dec|add|sub|cmp|test)/ ||
+	     op[i] ~ /^mov/ && args[i] ~ /^%gs:/))
+		return 1
+	if (mem && op[i] !~ /^lea/) {
+		fail("memory access in the window")
+		return 0
+	}
+	if (op[i] ~ /^(mov|lea|add|sub|inc|dec|and|or|xor|test|cmp|shl|shr|sar|neg|not|bt|set|cmov)/)
+		return 1
+	fail("unexpected instruction in the window")
+	return 0
+}
+# Walk the code reachable from instruction `from` without crossing a clock
+# read; with check, every instruction on the way must be allowed. Returns
+# the number of distinct clock reads that end the walk.
+function walk(from, check, p,    todo, n, seen, reads, j, t) {
+	n = 0
+	todo[++n] = from
+	while (n) {
+		j = todo[n--]
+		if (!j || j > ni || (j in seen))
+			continue
+		seen[j] = 1
+		if (is_read(j)) {
+			reads++
+			last_read = j
+			continue
+		}
+		if (is_return(j)) {
+			if (check) {
+				i = j
+				fail("return before the window is closed")
+			}
+			continue
+		}
+		if (check) {
+			i = j
+			allowed(p)
+		}
+		if (op[j] ~ /^j/) {
+			t = jump_target(j)
+			if (t)
+				todo[++n] = t
+			if (op[j] == "jmp")
+				continue
+		}
+		todo[++n] = j + 1
+	}
+	return reads
+}
+function check_window(    j, p, n, pp, start) {
+	if (fn == "")
+		return
+	nwin++
+	p = ""
+	n = split(prims, pp, " ")
+	for (j = 1; j <= n && p == ""; j++)
+		if (index(fn, "tb_win_" pp[j]) == 1)
+			p = pp[j]
+	# one read opens the window on every path from the entry ...
+	if (walk(1, 0, p) != 1) {
+		i = 1
+		fail("not exactly one clock read opens the window")
+		return
+	}
+	start = last_read
+	# ... and every path from it reaches a read that closes it
+	if (!walk(start + 1, 1, p)) {
+		i = start
+		fail("no clock read closes the window")
+	}
+}
+/^[0-9a-f]+ <.*>:$/ {
+	check_window()
+	fn = ""
+	ni = 0
+	split("", idx)
+	name = $2
+	gsub(/[<>:]/, "", name)
+	if (name ~ /^tb_win_/) {
+		fn = name
+		base = hex($1)
+	}
+	next
+}
+fn != "" && /^[ \t]+[0-9a-f]+:[ \t]+R_X86_64_/ {
+	# a relocation names the target of the instruction before it
+	s = $NF
+	sub(/[-+]0x[0-9a-f]+$/, "", s)
+	target[ni] = s
+	if (op[ni] ~ /^(call|j)/)
+		args[ni] = "<" s ">"
+	next
+}
+fn != "" && /^ +[0-9a-f]+:\t/ {
+	ni++
+	line = $0
+	sub(/^ +/, "", line)
+	split(line, f, "\t")
+	addr[ni] = hex(substr(f[1], 1, length(f[1]) - 1))
+	idx[addr[ni]] = ni
+	text[ni] = f[2]
+	op[ni] = f[2]
+	sub(/ .*/, "", op[ni])
+	args[ni] = f[2]
+	if (!sub(/^[^ ]+ +/, "", args[ni]))
+		args[ni] = ""
+	# a direct call within the object names its target in <...>
+	target[ni] = ""
+	if (match(args[ni], /<[^>+]+>/))
+		target[ni] = substr(args[ni], RSTART + 1, RLENGTH - 2)
+	next
+}
+END {
+	check_window()
+	if (!nwin) {
+		print "disasm: " ko ": no window found"
+		exit 1
+	}
+	printf "disasm: %s: %d windows checked\n", ko, nwin
+	exit bad
+}'
+rc=$?
+[ $missing = 0 ] || rc=1
+exit $rc
