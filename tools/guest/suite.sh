@@ -468,16 +468,49 @@ wait_gone()
 	! kill -0 "$1" 2>/dev/null
 }
 
-# A run held in progress, for as long as a test needs: a SCHED_FIFO hog
+# thread_pid CPU: the PID of tracerbench's thread on CPU
+thread_pid()
+{
+	local f
+	for f in /proc/[0-9]*/comm; do
+		[ "$(cat "$f" 2>/dev/null)" = "tracerbench/$1" ] || continue
+		f=${f#/proc/}
+		echo "${f%/comm}"
+		return 0
+	done
+	return 1
+}
+
+# wait_run_lock PID: until the writer PID sleeps in tb_benchmark before its
+# run, waiting for another's: on the run lock (an rtmutex on RT, whose
+# frames then come first).
+wait_run_lock()
+{
+	local n=0 stack
+	while [ $n -lt 600 ]; do
+		stack=$(cat /proc/$1/stack 2>/dev/null)
+		case $stack in
+		*tb_run_cpus*)	;;
+		*"] tb_benchmark+"*)	return 0 ;;
+		esac
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.1
+		n=$((n + 1))
+	done
+	diag "$1 never waited for the run lock: $(echo "$stack" | head -n 3 | tr '\n' ' ')"
+	return 1
+}
+
+# A run held in progress, for as long as a test needs: a real-time hog
 # on HOLD_CPU, with RT throttling and the fair server off, keeps that CPU's
 # thread from ever reaching the start barrier, so the run cannot end until
 # release_cpu. Tests decide by what has or has not happened meanwhile,
 # never by how long something took. The suite's shell moves off HOLD_CPU
-# first, or it would starve too. The hog ends itself after 15 s: on RT,
-# RCU's and the timers' threads on that CPU starve too, and a hold past
-# the 21 s stall timeout would be an RCU stall. The settings are read with
-# cat: busybox's read takes a byte at a time, and these files return
-# nothing at an offset past 0.
+# first, or it would starve too. The hog is round-robin at the lowest
+# real-time priority, so the kernel's real-time threads (RCU's on RT) still
+# run; it ends itself after 60 s. The settings are read with cat: busybox's
+# read takes a byte at a time, and these files return nothing at an offset
+# past 0.
 HOLD_CPU=2
 RT_RUNTIME=/proc/sys/kernel/sched_rt_runtime_us
 FAIR_RUNTIME=/sys/kernel/debug/sched/fair_server/cpu$HOLD_CPU/runtime
@@ -503,7 +536,7 @@ hold_cpu()
 		{ [ -z "$saved_fair" ] || set_knob $FAIR_RUNTIME 0; } ||
 		{ release_cpu; return 1; }
 	rm -f /tmp/hog
-	/tests/tbio hog $HOLD_CPU 15 >/tmp/hog &
+	/tests/tbio hog $HOLD_CPU 60 >/tmp/hog &
 	hog_pid=$!
 	wait_file /tmp/hog ||
 		{ diag "the hog did not start"; release_cpu; return 1; }
@@ -522,13 +555,21 @@ release_cpu()
 	taskset -p -c "$(online_cpus)" $$ >/dev/null
 }
 
+# wait_held: until CPU 0's thread waits at the start barrier. The writer
+# wakes the threads only with cpus_read_lock() held, so the run is under
+# way and, with HOLD_CPU's thread kept away, cannot pass the barrier.
+wait_held()
+{
+	wait_in "$(thread_pid 0)" '\] tb_thread_fn\+' 1
+}
+
 # start_held_run STATUS: a benchmark that stays in progress until
-# release_cpu: its writer waits in the run, cpus_read_lock() held.
+# release_cpu.
 start_held_run()
 {
 	hold_cpu || return 1
 	start_benchmark "$1"
-	wait_in "$writer_pid" tb_run_cpus && return 0
+	wait_held && return 0
 	diag "the run was not held: $(cat "$1" 2>/dev/null)"
 	release_cpu
 	return 1
@@ -545,7 +586,7 @@ test_concurrent_writers()
 	echo 0-1 >$TB/cpus
 	start_benchmark /tmp/b
 	# it waits for the first writer's run, on the run lock
-	wait_in "$writer_pid" '\] tb_benchmark\+' 1 || fail=1
+	wait_run_lock "$writer_pid" || fail=1
 	[ -s /tmp/b ] && { diag "the second writer ran: $(cat /tmp/b)"; fail=1; }
 	expect "runs while held" "$(runs)" "$before" || fail=1
 	release_cpu
@@ -639,8 +680,7 @@ test_killed_before_barrier()
 	hold_cpu || return 1
 	taskset -c 0 /tests/tbio write $TB/benchmark 1 >/tmp/a &
 	pid=$!
-	wait_in $pid tb_run_cpus ||
-		{ diag "the run was not held: $(cat /tmp/a)"; fail=1; }
+	wait_held || { diag "the run was not held: $(cat /tmp/a)"; fail=1; }
 	kill -9 $pid
 	wait_gone $pid ||
 		{ diag "the killed writer hangs with its CPU held"; fail=1; }

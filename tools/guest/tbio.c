@@ -6,7 +6,7 @@
  *	tbio [-f N] write FILE DATA	write DATA (no newline added) in one call
  *	tbio [-f N] read FILE		read up to 4 KiB in one call
  *	tbio [-f N] insmod FILE		load the module in FILE
- *	tbio hog CPU SECONDS		busy-loop on CPU at SCHED_FIFO 99
+ *	tbio hog CPU SECONDS		busy-loop on CPU at SCHED_RR 1
  *
  * Prints OK or the errno's name (EINVAL, ...). With -f N, the N-th fault
  * injection point the call reaches fails (/proc/thread-self/fail-nth), and
@@ -14,9 +14,12 @@
  * file is opened and read before arming, so only the call itself counts.
  * Exits 0 whatever the call returned; 2 on bad usage or set-up.
  *
- * hog prints "running" once it runs on CPU at the top real-time priority:
- * from then on, with RT throttling and the fair server off, nothing of a
- * lower class runs there. It stops by itself after SECONDS.
+ * hog prints "running" once it runs on CPU as a real-time task: from then
+ * on, with RT throttling and the fair server off, no task of the fair
+ * class runs there. Round-robin at the lowest real-time priority, so that
+ * the kernel's own real-time threads still get the CPU (on PREEMPT_RT,
+ * RCU's rcuc and ktimers run at SCHED_FIFO 1: starved, they would stop
+ * RCU grace periods everywhere). It stops by itself after SECONDS.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -65,14 +68,14 @@ static double now(void)
 
 static int hog_cpu(int cpu, int seconds)
 {
-	struct sched_param param = { .sched_priority = 99 };
+	struct sched_param param = { .sched_priority = 1 };
 	double end = now() + seconds;
 	cpu_set_t set;
 
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set) ||
-	    sched_setscheduler(0, SCHED_FIFO, &param)) {
+	    sched_setscheduler(0, SCHED_RR, &param)) {
 		perror("tbio: setting up the hog");
 		return 2;
 	}
