@@ -468,17 +468,23 @@ wait_gone()
 	! kill -0 "$1" 2>/dev/null
 }
 
-# thread_pid CPU: the PID of tracerbench's thread on CPU
-thread_pid()
+# pid_of COMM: the PID of the task named COMM
+pid_of()
 {
 	local f
 	for f in /proc/[0-9]*/comm; do
-		[ "$(cat "$f" 2>/dev/null)" = "tracerbench/$1" ] || continue
+		[ "$(cat "$f" 2>/dev/null)" = "$1" ] || continue
 		f=${f#/proc/}
 		echo "${f%/comm}"
 		return 0
 	done
 	return 1
+}
+
+# thread_pid CPU: the PID of tracerbench's thread on CPU
+thread_pid()
+{
+	pid_of "tracerbench/$1"
 }
 
 # wait_run_lock PID: until the writer PID sleeps in tb_benchmark before its
@@ -508,7 +514,9 @@ wait_run_lock()
 # never by how long something took. The suite's shell moves off HOLD_CPU
 # first, or it would starve too. The hog is round-robin at the lowest
 # real-time priority, so the kernel's real-time threads (RCU's on RT) still
-# run; it ends itself after 60 s. The settings are read with cat: busybox's
+# run, and ksoftirqd of HOLD_CPU is raised above it while the CPU is held:
+# softirqs deferred to it, RCU's among them, would otherwise wait, and with
+# them every RCU grace period. The hog ends itself after 60 s. The settings are read with cat: busybox's
 # read takes a byte at a time, and these files return nothing at an offset
 # past 0.
 HOLD_CPU=2
@@ -531,7 +539,9 @@ hold_cpu()
 	saved_fair=
 	[ -e $FAIR_RUNTIME ] && saved_fair=$(cat $FAIR_RUNTIME)
 	hog_pid=
+	softirqd=$(pid_of "ksoftirqd/$HOLD_CPU")
 	taskset -p -c 0,1 $$ >/dev/null &&
+		{ [ -z "$softirqd" ] || /tests/tbio setsched "$softirqd" fifo 2; } &&
 		set_knob $RT_RUNTIME -1 &&
 		{ [ -z "$saved_fair" ] || set_knob $FAIR_RUNTIME 0; } ||
 		{ release_cpu; return 1; }
@@ -552,6 +562,8 @@ release_cpu()
 		kill -9 $hog_pid 2>/dev/null
 		wait $hog_pid 2>/dev/null
 	fi
+	# PREEMPT_RT runs ksoftirqd at SCHED_OTHER too
+	[ -n "$softirqd" ] && /tests/tbio setsched "$softirqd" other 0
 	taskset -p -c "$(online_cpus)" $$ >/dev/null
 }
 

@@ -7,6 +7,7 @@
  *	tbio [-f N] read FILE		read up to 4 KiB in one call
  *	tbio [-f N] insmod FILE		load the module in FILE
  *	tbio hog CPU SECONDS		busy-loop on CPU at SCHED_RR 1
+ *	tbio setsched PID fifo|other PRIO	set a task's policy
  *
  * Prints OK or the errno's name (EINVAL, ...). With -f N, the N-th fault
  * injection point the call reaches fails (/proc/thread-self/fail-nth), and
@@ -54,7 +55,7 @@ static char *slurp(int fd, size_t *len)
 static int bad_usage(void)
 {
 	fputs("tbio [-f N] write FILE DATA | read FILE | insmod FILE\n"
-	      "tbio hog CPU SECONDS\n", stderr);
+	      "tbio hog CPU SECONDS | setsched PID fifo|other PRIO\n", stderr);
 	return 2;
 }
 
@@ -64,6 +65,21 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* busybox has no chrt: a kernel thread's policy, for the held CPU's own */
+static int set_policy(int pid, const char *policy, int prio)
+{
+	struct sched_param param = { .sched_priority = prio };
+	int fifo = !strcmp(policy, "fifo");
+
+	if (!fifo && strcmp(policy, "other"))
+		return bad_usage();
+	if (sched_setscheduler(pid, fifo ? SCHED_FIFO : SCHED_OTHER, &param)) {
+		perror("tbio: sched_setscheduler");
+		return 2;
+	}
+	return 0;
 }
 
 static int hog_cpu(int cpu, int seconds)
@@ -101,6 +117,8 @@ int main(int argc, char **argv)
 	}
 	if (argc == 4 && !*nth && !strcmp(argv[1], "hog"))
 		return hog_cpu(atoi(argv[2]), atoi(argv[3]));
+	if (argc == 5 && !*nth && !strcmp(argv[1], "setsched"))
+		return set_policy(atoi(argv[2]), argv[3], atoi(argv[4]));
 	if (argc == 4 && !strcmp(argv[1], "write"))
 		mode = 'w';
 	else if (argc == 3 && !strcmp(argv[1], "read"))
