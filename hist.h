@@ -64,19 +64,7 @@ static inline void tb_u128_add(struct tb_u128 *a, u64 v)
 	a->hi += a->lo < v;
 }
 
-/* Record @v. Inline: it runs once per sample, between timed windows. */
-static inline void tb_hist_add(struct tb_hist *h, u64 v)
-{
-	h->count[tb_hist_bucket(v)]++;
-	h->nr++;
-	tb_u128_add(&h->sum, v);
-	if (v < h->min)
-		h->min = v;
-	if (v > h->max)
-		h->max = v;
-}
-
-/* What tb_hist_add() records beside the buckets; see tb_hist_feed(). */
+/* What a histogram records beside the buckets; see tb_hist_feed(). */
 struct tb_hist_totals {
 	u64 nr;
 	u64 min;
@@ -87,10 +75,10 @@ struct tb_hist_totals {
 #define TB_HIST_TOTALS_INIT	{ .min = U64_MAX }
 
 /*
- * tb_hist_add() for a tight loop: the totals go to @t, a local variable
- * of the caller that the compiler can keep in registers, where through @h
- * every bucket store could have changed them. The loop ends with
- * tb_hist_add_totals(h, t).
+ * Record @v in its bucket, for a tight loop: the totals go to @t, a local
+ * variable of the caller that the compiler can keep in registers, where
+ * through @h every bucket store could have changed them. The loop ends
+ * with tb_hist_add_totals(h, t).
  */
 static inline void tb_hist_feed(struct tb_hist *h, struct tb_hist_totals *t,
 				u64 v)
@@ -105,6 +93,16 @@ static inline void tb_hist_feed(struct tb_hist *h, struct tb_hist_totals *t,
 }
 
 void tb_hist_add_totals(struct tb_hist *h, const struct tb_hist_totals *t);
+
+/* Record @v; a loop over many values is better off with tb_hist_feed(). */
+static inline void tb_hist_add(struct tb_hist *h, u64 v)
+{
+	struct tb_hist_totals t = TB_HIST_TOTALS_INIT;
+
+	tb_hist_feed(h, &t, v);
+	tb_hist_add_totals(h, &t);
+}
+
 void tb_hist_init(struct tb_hist *h);
 /* Smallest and largest value that falls into bucket @b. */
 u64 tb_hist_bucket_low(unsigned int b);
