@@ -697,6 +697,9 @@ test_killed_before_barrier()
 	wait_gone $pid ||
 		{ diag "the killed writer hangs with its CPU held"; fail=1; }
 	{ wait $pid; } 2>/dev/null
+	# the writer ended, not the hold: the hog ends itself only after 60 s
+	kill -0 "$hog_pid" 2>/dev/null ||
+		{ diag "the writer ended only once the hog had gone"; fail=1; }
 	expect "runs while held" "$(runs)" "$before" || fail=1
 	release_cpu
 	expect "next run" "$(write_errno $TB/benchmark 1)" OK || fail=1
