@@ -206,16 +206,19 @@ tb_boot()
 	local accel=(-accel tcg)
 
 	shift 5
-	# tsc=reliable: TCG's TSC drifts when the host is busy, the clocksource
-	# watchdog then marks it unstable and patches static keys while the
-	# other vCPUs run, and TCG at times runs the patch's transient int3
-	# after it is gone: an Oops in sched_clock_cpu, seen on 6.12 and
-	# 6.12-rt. The guests' figures need no watchdog.
-	# Under icount, 6.1 hangs bringing up secondary CPUs at boot, yet
-	# onlines them fine later: boot on one and let the guest's init
-	# online the rest.
-	[ "${TB_ICOUNT:-0}" = 1 ] &&
-		accel+=(-icount shift=0,sleep=off) && set -- "$@" maxcpus=1
+	# TCG at times runs a static key patch's transient int3 after the
+	# patch is done, an Oops in sched_clock_cpu (seen on 6.12 and 6.12-rt)
+	# when live code is patched while other vCPUs run it. Two such patches
+	# come without a test asking for them:
+	# - the clocksource watchdog marks a drifting TCG TSC unstable when
+	#   the host is busy: tsc=reliable, the guests' figures need no
+	#   watchdog;
+	# - sched_clock_init_late() marks sched_clock stable at boot: boot
+	#   with one CPU (maxcpus=1) and let the guest's init online the rest.
+	#   This also keeps 6.1 under icount from hanging while it brings up
+	#   secondary CPUs at boot.
+	[ "${TB_ICOUNT:-0}" = 1 ] && accel+=(-icount shift=0,sleep=off)
+	set -- "$@" maxcpus=1
 	rm -f "$out".console "$out".ktap
 	timeout --foreground -k 5 "$secs" qemu-system-x86_64 "${accel[@]}" \
 		-smp "$TB_CPUS" -m "$TB_MEM" -display none -monitor none -no-reboot \
