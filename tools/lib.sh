@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Shared by the scripts in tools/: results, packages, target kernels, module
 # builds, initramfs images and QEMU boots. Source it; it sets variables and
-# defines functions, and runs nothing.
+# defines functions, and runs nothing but loading the architecture TB_ARCH
+# names (x86_64 by default, tb_arch_load).
 
 TB_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
@@ -20,16 +21,71 @@ result()
 TB_OUT=${TB_OUT:-$TB_TOP/.out}
 
 # Target kernels by label. Meta-packages keep image and headers in step.
-# Both lists can be narrowed from the environment, even to nothing.
-TB_KERNELS=${TB_KERNELS-6.1 6.12 6.12-rt}
+# Both lists can be narrowed from the environment, even to nothing; each
+# architecture has its own (tb_arch_load), and TB_BUILT_KERNELS narrows
+# every architecture's, TB_KERNELS those of one with Debian kernels.
+# Debian kernels: 6.1 6.12 6.12-rt on x86-64.
 # Kernels built from linux-source-6.12 that differ only in tracing, and one
-# with the kernel's bug detectors on top; see tools/kconfig/.
-TB_BUILT_KERNELS=${TB_BUILT_KERNELS-notrace trace debug}
+# with the kernel's bug detectors on top: notrace trace debug; see
+# tools/kconfig/.
+unset TB_KERNELS_ASKED TB_BUILT_ASKED
+[ -n "${TB_KERNELS+set}" ] && TB_KERNELS_ASKED=$TB_KERNELS
+[ -n "${TB_BUILT_KERNELS+set}" ] && TB_BUILT_ASKED=$TB_BUILT_KERNELS
+
+# tb_arch_load ARCH: take ARCH's facts from tools/arch/ARCH.conf (kernel
+# image, cross compiler, QEMU, console, kconfig fragment, module area; the
+# only place that knows them) and its kernel lists, narrowed as asked.
+tb_arch_load()
+{
+	local conf=$TB_TOP/tools/arch/$1.conf k
+
+	if [ ! -f "$conf" ]; then
+		echo "tracerbench: no architecture $1; tools/arch/ has:" \
+			$(cd "$TB_TOP/tools/arch" && ls *.conf | sed 's/\.conf$//') >&2
+		return 1
+	fi
+	. "$conf" || return 1
+	export TB_ARCH=$1
+	TB_KMAKE=(${TB_KARCH:+ARCH=$TB_KARCH} ${TB_CROSS:+CROSS_COMPILE=$TB_CROSS})
+	TB_KERNELS=
+	[ -n "$TB_ARCH_KERNELS" ] && TB_KERNELS=${TB_KERNELS_ASKED-$TB_ARCH_KERNELS}
+	TB_BUILT_KERNELS=
+	for k in ${TB_BUILT_ASKED-$TB_ARCH_BUILT}; do
+		case " $TB_ARCH_BUILT " in
+		*" $k "*)	TB_BUILT_KERNELS="${TB_BUILT_KERNELS:+$TB_BUILT_KERNELS }$k" ;;
+		esac
+	done
+}
+
+# Every architecture tools/arch/ describes, x86-64 first.
+tb_all_archs()
+{
+	echo x86_64
+	(cd "$TB_TOP/tools/arch" && ls *.conf) | sed 's/\.conf$//' |
+		grep -vx x86_64
+}
+
+# tb_name KERNEL: the kernel's name in labels and file names: the label on
+# x86-64, the architecture before it elsewhere.
+tb_name()
+{
+	if [ "$TB_ARCH" = x86_64 ]; then
+		echo "$1"
+	else
+		echo "$TB_ARCH-$1"
+	fi
+}
 
 # The Debian kernel source, unpacked once into a cache that outlives the
 # work tree, as are the kernels built from it.
 TB_CACHE=${TB_CACHE:-/var/cache/tracerbench}
 TB_SRC=$TB_CACHE/linux-source-6.12
+
+# busybox and bash for a guest of another Debian architecture, unpacked
+# from Debian's own packages (tb_guest_debs).
+TB_DEBS=$TB_CACHE/debs
+
+tb_arch_load "${TB_ARCH:-x86_64}" || return 1
 
 tb_is_built()
 {
@@ -54,7 +110,7 @@ tb_packages()
 	local k img
 
 	echo make gcc libc6-dev perl cpio gzip busybox-static bash-static
-	echo qemu-system-x86
+	echo $TB_ARCH_PACKAGES
 	echo linux-source-6.12 xz-utils bc bison flex libelf-dev libssl-dev
 	echo dkms sparse
 	for k in $TB_KERNELS; do
@@ -83,6 +139,42 @@ tb_install()
 		apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 }
 
+# The guest's busybox and bash: the host's own on amd64; otherwise Debian's
+# static ones for the guest's architecture (multiarch), downloaded and
+# unpacked once into TB_DEBS/ARCH. Prints the directory they are under.
+TB_GUEST_DEBS="busybox-static bash-static"
+tb_guest_debs()
+{
+	local a=$TB_DEB_ARCH dir=$TB_DEBS/$TB_DEB_ARCH p deb
+
+	if [ "$a" = amd64 ]; then
+		echo /
+		return 0
+	fi
+	if [ ! -f "$dir/.tb-unpacked" ]; then
+		[ "$(id -u)" = 0 ] || {
+			echo "tracerbench: run as root to fetch $TB_GUEST_DEBS for $a" >&2
+			return 1
+		}
+		if ! dpkg --print-foreign-architectures | grep -qx "$a"; then
+			echo "tracerbench: adding the $a architecture to dpkg" >&2
+			dpkg --add-architecture "$a" && apt-get update -qq ||
+				return 1
+		fi
+		rm -rf "$dir" && mkdir -p "$dir/root" || return 1
+		# apt's sandbox user cannot write to the cache: download as root
+		for p in $TB_GUEST_DEBS; do
+			(cd "$dir" && apt-get download -q \
+				-o APT::Sandbox::User=root "$p:$a" >&2) || return 1
+		done
+		for deb in "$dir"/*.deb; do
+			dpkg-deb -x "$deb" "$dir/root" || return 1
+		done
+		touch "$dir/.tb-unpacked"
+	fi
+	echo "$dir/root"
+}
+
 # The kernel release a meta-package currently points at.
 tb_release()
 {
@@ -102,30 +194,33 @@ tb_kdir()
 tb_vmlinuz()
 {
 	if tb_is_built "$1"; then
-		echo "$(tb_kernel_dir "$1")/arch/x86/boot/bzImage"
+		echo "$(tb_kernel_dir "$1")/$TB_KIMAGE"
 	else
 		echo "/boot/vmlinuz-$(tb_release "$1")"
 	fi
 }
 
 # Build tracerbench.ko for kernel $1 at W=1 in its own directory; the log is
-# $TB_OUT/build-$1$2/build.log. Fails on a failed build or on any warning.
-# $2, if given, names a variant built with the compiler flags TB_KCFLAGS.
+# $TB_OUT/build-$1$2/build.log (build-ARCH-$1$2 off x86-64). Fails on a
+# failed build or on any warning, modpost's (an undefined __udivdi3, say)
+# among them. $2, if given, names a variant built with the compiler flags
+# TB_KCFLAGS.
 tb_build_module()
 {
-	local dir=$TB_OUT/build-$1${2:-}
+	local dir
 
+	dir=$(dirname "$(tb_module "$@")")
 	rm -rf "$dir" && mkdir -p "$dir" || return 1
 	make -s -C "$TB_TOP" stage DEST="$dir" || return 1
-	make -C "$(tb_kdir "$1")" M="$dir" W=1 KCFLAGS="${TB_KCFLAGS:-}" \
-		modules >"$dir/build.log" 2>&1 ||
+	make -C "$(tb_kdir "$1")" "${TB_KMAKE[@]}" M="$dir" W=1 \
+		KCFLAGS="${TB_KCFLAGS:-}" modules >"$dir/build.log" 2>&1 ||
 		return 1
 	! grep -qi 'warning' "$dir/build.log"
 }
 
 tb_module()
 {
-	echo "$TB_OUT/build-$1${2:-}/tracerbench.ko"
+	echo "$TB_OUT/build-$(tb_name "$1")${2:-}/tracerbench.ko"
 }
 
 # The version string the module carries; see version.mk.
@@ -140,44 +235,48 @@ tb_version()
 # $1. Fails on any warning.
 tb_build_kunit()
 {
-	local dir=$TB_OUT/kunit-$1
+	local dir
 
+	dir=$TB_OUT/kunit-$(tb_name "$1")
 	rm -rf "$dir" && mkdir -p "$dir/tools/kunit" "$dir/tools/cases" ||
 		return 1
 	make -s -C "$TB_TOP" stage DEST="$dir" &&
 		cp "$TB_TOP"/tools/kunit/Kbuild "$TB_TOP"/tools/kunit/*.[ch] \
 			"$dir/tools/kunit/" &&
 		cp "$TB_TOP"/tools/cases/*.h "$dir/tools/cases/" || return 1
-	make -C "$(tb_kdir "$1")" M="$dir/tools/kunit" W=1 C=2 modules \
+	make -C "$(tb_kdir "$1")" "${TB_KMAKE[@]}" M="$dir/tools/kunit" W=1 C=2 \
+		modules \
 		>"$dir/build.log" 2>&1 || return 1
 	! grep -Eqi 'warning|error' "$dir/build.log"
 }
 
 tb_kunit_module()
 {
-	echo "$TB_OUT/kunit-$1/tools/kunit/tracerbench_kunit.ko"
+	echo "$TB_OUT/kunit-$(tb_name "$1")/tools/kunit/tracerbench_kunit.ko"
 }
 
 tb_kunit_log()
 {
-	echo "$TB_OUT/kunit-$1/build.log"
+	echo "$TB_OUT/kunit-$(tb_name "$1")/build.log"
 }
 
 # Pack busybox, the guest scripts and the module for kernel $1 into $2,
 # with bash and tools/compare.sh under /tb, so that the guest can run it as
 # a real machine would. A third argument packs that tracerbench.ko instead,
-# e.g. one DKMS built, and any more go into / as they are.
+# e.g. one DKMS built, and any more go into / as they are. The programs are
+# the guest architecture's (tb_guest_debs, TB_GUEST_CC).
 tb_make_initramfs()
 {
-	local root
+	local root debs
 
+	debs=$(tb_guest_debs) || return 1
 	root=$(mktemp -d) || return 1
 	mkdir -p "$root"/bin "$root"/dev "$root"/proc "$root"/sys "$root"/tmp \
 		"$root"/tests "$root"/tb/tools/guest
-	gcc -static -O2 -Wall -Werror -o "$root"/tests/tbio \
+	$TB_GUEST_CC -static -O2 -Wall -Werror -o "$root"/tests/tbio \
 		"$TB_TOP"/tools/guest/tbio.c &&
-		cp /bin/busybox "$root"/bin/ &&
-		cp /bin/bash-static "$root"/bin/bash &&
+		cp "$debs"/bin/busybox "$root"/bin/ &&
+		cp "$debs"/bin/bash-static "$root"/bin/bash &&
 		cp "$TB_TOP"/tools/compare.sh "$TB_TOP"/tools/lib.sh \
 			"$root"/tb/tools/ &&
 		cp "$TB_TOP"/tools/guest/measure.sh "$root"/tb/tools/guest/ &&
@@ -212,7 +311,7 @@ tb_boot()
 	# come without a test asking for them:
 	# - the clocksource watchdog marks a drifting TCG TSC unstable when
 	#   the host is busy: tsc=reliable, the guests' figures need no
-	#   watchdog;
+	#   watchdog (x86, TB_ARCH_APPEND);
 	# - sched_clock_init_late() marks sched_clock stable at boot: boot
 	#   with one CPU (maxcpus=1) and let the guest's init online the rest.
 	#   This also keeps 6.1 under icount from hanging while it brings up
@@ -220,11 +319,13 @@ tb_boot()
 	[ "${TB_ICOUNT:-0}" = 1 ] && accel+=(-icount shift=0,sleep=off)
 	set -- "$@" maxcpus=1
 	rm -f "$out".console "$out".ktap
-	timeout --foreground -k 5 "$secs" qemu-system-x86_64 "${accel[@]}" \
+	tb_arch_outputs "$out"
+	timeout --foreground -k 5 "$secs" "$TB_QEMU" "${TB_QEMU_MACHINE[@]}" \
+		"${accel[@]}" \
 		-smp "$TB_CPUS" -m "$TB_MEM" -display none -monitor none -no-reboot \
 		-kernel "$(tb_vmlinuz "$kernel")" -initrd "$initrd" \
-		-serial file:"$out".console -serial file:"$out".ktap \
-		-append "console=ttyS0 loglevel=4 panic=-1 tsc=reliable tb.cpus=$TB_CPUS tb.suite=$suites $*" \
+		"${TB_QEMU_OUT[@]}" \
+		-append "console=$TB_CONSOLE loglevel=4 panic=-1 ${TB_ARCH_APPEND:+$TB_ARCH_APPEND }tb.cpus=$TB_CPUS tb.suite=$suites $*" \
 		</dev/null
 	local rc=$?
 
@@ -246,15 +347,19 @@ tb_fragments()
 {
 	local d=$TB_TOP/tools/kconfig
 
+	local a
+
+	a=$(for f in $TB_ARCH_FRAGMENTS; do echo "$d/$f"; done)
 	case $1 in
-	notrace)	echo "$d/base.config" ;;
-	trace)		echo "$d/base.config $d/trace.config" ;;
-	debug)		echo "$d/base.config $d/trace.config $d/debug.config" ;;
+	notrace)	echo "$d/base.config" $a ;;
+	trace)		echo "$d/base.config" $a "$d/trace.config" ;;
+	debug)		echo "$d/base.config" $a "$d/trace.config $d/debug.config" ;;
 	esac
 }
 
 # Where variant $1 is built: keyed by its fragments, the source package's
-# version and the compiler, so that a change to any of them rebuilds.
+# version and the compiler, so that a change to any of them rebuilds; off
+# x86-64, by the architecture too.
 tb_kernel_dir()
 {
 	local key
@@ -262,22 +367,24 @@ tb_kernel_dir()
 	key=$({
 		cat $(tb_fragments "$1")
 		dpkg-query -W -f='${Version}\n' linux-source-6.12
-		gcc --version | head -n 1
+		${TB_CROSS}gcc --version | head -n 1
+		[ "$TB_ARCH" = x86_64 ] || echo "$TB_ARCH"
 	} | sha256sum | cut -c 1-16)
-	echo "$TB_CACHE/kernels/$1-$key"
+	echo "$TB_CACHE/kernels/$(tb_name "$1")-$key"
 }
 
-# Every option the fragments set must be in the final .config, and the
-# notrace kernel must not have the tracepoints.
+# Every option the fragments set, or unset, must be so in the final .config,
+# and the notrace kernel must not have the tracepoints.
 tb_check_config()
 {
 	local config=$2/.config opt missing=0
 
-	for opt in $(grep -h '^CONFIG_' $(tb_fragments "$1")); do
-		grep -qx "$opt" "$config" && continue
+	while read -r opt; do
+		grep -qxF "$opt" "$config" && continue
 		echo "tracerbench: $1 kernel lacks $opt" >&2
 		missing=1
-	done
+	done < <(grep -h -e '^CONFIG_' -e '^# CONFIG_.* is not set$' \
+		$(tb_fragments "$1"))
 	if [ "$1" = notrace ] &&
 	   grep -q '^CONFIG_PREEMPTIRQ_TRACEPOINTS=y' "$config"; then
 		echo "tracerbench: notrace kernel has the tracepoints" >&2
@@ -296,14 +403,14 @@ tb_build_kernel()
 	[ -f "$dir/.tb-built" ] && return 0
 	tb_kernel_source || return 1
 	rm -rf "$dir" && mkdir -p "$dir" || return 1
-	echo "tracerbench: building the $1 kernel in $dir" >&2
+	echo "tracerbench: building the $TB_ARCH $1 kernel in $dir" >&2
 	{
-		make -C "$TB_SRC" O="$dir" tinyconfig &&
+		make -C "$TB_SRC" O="$dir" "${TB_KMAKE[@]}" tinyconfig &&
 			"$TB_SRC"/scripts/kconfig/merge_config.sh -m -O "$dir" \
 				"$dir/.config" $(tb_fragments "$1") &&
-			make -C "$TB_SRC" O="$dir" olddefconfig &&
+			make -C "$TB_SRC" O="$dir" "${TB_KMAKE[@]}" olddefconfig &&
 			tb_check_config "$1" "$dir" &&
-			make -C "$TB_SRC" O="$dir" -j"$(nproc)" all
+			make -C "$TB_SRC" O="$dir" "${TB_KMAKE[@]}" -j"$(nproc)" all
 	} >"$dir/build.log" 2>&1 || return 1
 	touch "$dir/.tb-built"
 }
