@@ -1,13 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# disasm.sh MODULE.ko: check, in the built x86-64 module, that every timed
-# window holds the primitive and nothing else. Exit 0 if so, 1 (with one
-# line per offending instruction) if not, 2 on a usage or tool error.
+# disasm.sh MODULE.ko: check, in the built module (x86-64, i386 or arm64,
+# from its ELF header), that every timed window holds the primitive and
+# nothing else. Exit 0 if so, 1 (with one line per offending instruction)
+# if not, 2 on a usage or tool error.
 #
 # Each window is a function of its own, tb_win_PRIM[_ordered|_ns][_work]
-# (tracerbench.c, tb_window()). A clock read (rdtsc, rdtscp, or a call of
-# ktime_get for clock=ns) opens the window, and one closes it. The window is
+# (tracerbench.c, tb_window()). A clock read (x86: rdtsc, rdtscp; arm64:
+# mrs of cntvct_el0, or of cntvctss_el0; or a call of ktime_get for
+# clock=ns) opens the window, and one closes it. The window is
 # every instruction reachable from the opening read without passing a
 # read, following jumps: the check holds wherever the compiler places a
 # block (the unlikely preempt_schedule() call of preempt_enable() goes after
@@ -17,8 +19,13 @@
 #   - the primitive's own instructions: cli, sti, and for the irq ones
 #     pushf/pop and the test of the flags (6.12's local_irq_disable() reads
 #     them too); for the preempt ones an update or a read of the per-CPU
-#     preempt count (%gs-relative, relocated against __preempt_count or
-#     pcpu_hot);
+#     preempt count (%gs-relative on x86-64, %fs on i386, relocated against
+#     __preempt_count or pcpu_hot);
+#   - arm64: msr daifset/daifclr/daif and mrs daif for the irq ones; for
+#     the preempt ones loads and stores through the register that mrs of
+#     sp_el0 (current's thread_info, which holds the preempt count) set;
+#     the isb of the ordered read and the load that orders what follows
+#     after it (ldr xzr, arch_counter_enforce_ordering());
 #   - calls of the primitive's own hooks, per primitive (below), the
 #     paravirt irq ops (indirect calls through pv_ops) and, in _work
 #     windows, simulate_critical_section;
@@ -32,7 +39,18 @@ set -u
 
 ko=${1:?usage: tools/disasm.sh MODULE.ko}
 [ -r "$ko" ] || { echo "disasm: cannot read $ko" >&2; exit 2; }
-command -v objdump >/dev/null || { echo "disasm: no objdump" >&2; exit 2; }
+command -v readelf >/dev/null || { echo "disasm: no readelf" >&2; exit 2; }
+
+# The module's architecture, and the binutils that read it.
+case $(readelf -h "$ko" | sed -n 's/^ *Machine: *//p') in
+*X86-64*)	arch=x86_64 objdump=objdump nm=nm ;;
+*80386*)	arch=i386 objdump=objdump nm=nm ;;
+AArch64)	arch=arm64 objdump=aarch64-linux-gnu-objdump
+		nm=aarch64-linux-gnu-nm ;;
+*)		echo "disasm: $ko: not an x86-64, i386 or arm64 object" >&2
+		exit 2 ;;
+esac
+command -v $objdump >/dev/null || { echo "disasm: no $objdump" >&2; exit 2; }
 
 # The windows the module must have: every primitive and the calibration
 # ("empty"), for each clock, without and with work. Primitives longest
@@ -50,7 +68,7 @@ for p in $PRIMS; do
 done
 
 # Every window must be there, so that the check cannot pass on nothing.
-syms=$(nm "$ko") || exit 2
+syms=$($nm "$ko") || exit 2
 missing=0
 for f in $WINDOWS; do
 	echo "$syms" | grep -q " $f\$" && continue
@@ -58,7 +76,8 @@ for f in $WINDOWS; do
 	missing=1
 done
 
-objdump -dr --no-show-raw-insn "$ko" | awk -v prims="$PRIMS" -v ko="$ko" '
+$objdump -dr --no-show-raw-insn "$ko" |
+awk -v prims="$PRIMS" -v ko="$ko" -v arch="$arch" '
 # mawk has no strtonum()
 function hex(s,    v, k) {
 	v = 0
@@ -82,30 +101,84 @@ function hook_ok(p, sym) {
 		return sym ~ /^(__SCT__preempt_schedule_notrace|preempt_schedule_notrace|preempt_schedule_notrace_thunk)$/
 	return 0
 }
+function is_call(o) {
+	return arch == "arm64" ? o ~ /^blr?$/ : o == "call"
+}
+# any branch but a call; conditional or not
+function is_jump(o) {
+	if (arch == "arm64")
+		return o ~ /^(b|b\..*|cbn?z|tbn?z)$/
+	return o ~ /^j/
+}
+function is_uncond(o) {
+	return arch == "arm64" ? o == "b" : o == "jmp"
+}
 function is_read(j) {
-	return op[j] ~ /^rdtscp?$/ || (op[j] == "call" && target[j] == "ktime_get")
+	if (is_call(op[j]) && target[j] == "ktime_get")
+		return 1
+	if (arch == "arm64")
+		return op[j] == "mrs" && args[j] ~ /, (cntvct_el0|cntvctss_el0|s3_3_c14_c0_6)$/
+	return op[j] ~ /^rdtscp?$/
 }
 function is_return(j) {
-	return op[j] ~ /^ret/ || (op[j] == "jmp" && target[j] == "__x86_return_thunk")
+	return op[j] ~ /^ret/ || (is_uncond(op[j]) && target[j] == "__x86_return_thunk")
 }
 # The instruction at address a of the function, or 0.
 function at(a) {
 	return (a in idx) ? idx[a] : 0
 }
+# objdump shows a branch target as "ADDR <fn+OFF>", after any registers
 function jump_target(j,    t) {
-	t = args[j]
-	sub(/ .*/, "", t)
+	if (!match(args[j], /[0-9a-f]+ </))
+		return 0
+	t = substr(args[j], RSTART, RLENGTH - 2)
 	return at(hex(t))
 }
+# arm64: instruction i of a window of primitive p, 1 if it is allowed;
+# 0 if it is not, and said why; -1 if the common rules below decide.
+function allowed_arm64(p,    mem, base) {
+	if (op[i] ~ /^(nop|hint|paciasp|autiasp|pacibsp|autibsp|bti|isb)$/)
+		return 1
+	if (p ~ /irq/ && (op[i] == "msr" && args[i] ~ /^daif(set|clr)?,/ ||
+			  op[i] == "mrs" && args[i] ~ /, daif$/))
+		return 1
+	if (op[i] == "mrs" && args[i] ~ /, sp_el0$/) {
+		if (p ~ /^preempt/)
+			return 1
+		fail("current task read in a window without a preempt count")
+		return 0
+	}
+	mem = args[i] ~ /\[/
+	if (!mem)
+		return -1
+	# arch_counter_enforce_ordering(): a load into xzr after the read
+	if (op[i] == "ldr" && args[i] ~ /^xzr, \[x[0-9]+\]$/)
+		return 1
+	base = args[i]
+	sub(/^[^[]*\[/, "", base)
+	sub(/[],].*/, "", base)
+	if (p ~ /^preempt/ && (base in cur) && op[i] ~ /^(ldr|str|ldur|stur)$/ &&
+	    args[i] !~ /!$/ && args[i] ~ /^[wx][0-9]+, \[x[0-9]+(, #[0-9]+)?\]$/)
+		return 1
+	fail("memory access in the window")
+	return 0
+}
 # Check instruction i of a window of primitive p; 1 if it may be there.
-function allowed(p,    sym, mem) {
+function allowed(p,    sym, mem, a) {
 	sym = target[i]
-	mem = args[i] ~ /\(|%[gf]s:/
+	if (arch == "arm64") {
+		a = allowed_arm64(p)
+		if (a >= 0)
+			return a
+		mem = 0
+	} else {
+		mem = args[i] ~ /\(|%[gf]s:/
+	}
 	if (op[i] ~ /^(nop|data16|cs|int3)/ || op[i] == "xchg" && args[i] == "%ax,%ax")
 		return 1
 	if (op[i] ~ /^(cli|sti|lfence)$/)
 		return 1
-	if (op[i] == "call") {
+	if (is_call(op[i])) {
 		if (sym == "simulate_critical_section" && fn ~ /_work$/)
 			return 1
 		if (hook_ok(p, sym) && (!mem || sym == "pv_ops"))
@@ -113,7 +186,7 @@ function allowed(p,    sym, mem) {
 		fail("call in the window")
 		return 0
 	}
-	if (op[i] ~ /^j/) {
+	if (is_jump(op[i])) {
 		if (args[i] ~ ("<" fn "\\+0x"))
 			return 1
 		fail("jump out of the window function")
@@ -126,16 +199,21 @@ function allowed(p,    sym, mem) {
 		return 0
 	}
 	# the preempt count: changed, or read to test for zero
-	if (mem && args[i] ~ /%gs:/ && p ~ /^preempt/ &&
+	if (mem && args[i] ~ /%[gf]s:/ && p ~ /^preempt/ &&
 	    sym ~ /^(__preempt_count|pcpu_hot)$/ &&
 	    (op[i] ~ /^(inc|dec|add|sub|cmp|test)/ ||
-	     op[i] ~ /^mov/ && args[i] ~ /^%gs:/))
+	     op[i] ~ /^mov/ && args[i] ~ /^%[gf]s:/))
 		return 1
 	if (mem && op[i] !~ /^lea/) {
 		fail("memory access in the window")
 		return 0
 	}
-	if (op[i] ~ /^(mov|lea|add|sub|inc|dec|and|or|xor|test|cmp|shl|shr|sar|neg|not|bt|set|cmov)/)
+	if (arch != "arm64" &&
+	    op[i] ~ /^(mov|lea|add|sub|inc|dec|and|or|xor|test|cmp|shl|shr|sar|neg|not|bt|set|cmov|adc|sbb)/)
+		return 1
+	# arm64 register-only arithmetic and moves
+	if (arch == "arm64" &&
+	    op[i] ~ /^(mov|movk|movz|movn|add|adds|sub|subs|and|ands|orr|eor|bic|cmp|cmn|tst|lsl|lsr|asr|neg|mvn|csel|csinc|cset|cinc|ubfx|sbfx|ubfiz|sxtw|uxtw|mul|madd|adrp|adr)$/)
 		return 1
 	fail("unexpected instruction in the window")
 	return 0
@@ -167,11 +245,11 @@ function walk(from, check, p,    todo, n, seen, reads, j, t) {
 			i = j
 			allowed(p)
 		}
-		if (op[j] ~ /^j/) {
+		if (is_jump(op[j])) {
 			t = jump_target(j)
 			if (t)
 				todo[++n] = t
-			if (op[j] == "jmp")
+			if (is_uncond(op[j]))
 				continue
 		}
 		todo[++n] = j + 1
@@ -205,6 +283,7 @@ function check_window(    j, p, n, pp, start) {
 	fn = ""
 	ni = 0
 	split("", idx)
+	split("", cur)
 	name = $2
 	gsub(/[<>:]/, "", name)
 	if (name ~ /^tb_win_/) {
@@ -213,12 +292,12 @@ function check_window(    j, p, n, pp, start) {
 	}
 	next
 }
-fn != "" && /^[ \t]+[0-9a-f]+:[ \t]+R_X86_64_/ {
+fn != "" && /^[ \t]+[0-9a-f]+:[ \t]+R_(X86_64|386|AARCH64)_/ {
 	# a relocation names the target of the instruction before it
 	s = $NF
 	sub(/[-+]0x[0-9a-f]+$/, "", s)
 	target[ni] = s
-	if (op[ni] ~ /^(call|j)/)
+	if (is_call(op[ni]) || is_jump(op[ni]))
 		args[ni] = "<" s ">"
 	next
 }
@@ -235,6 +314,13 @@ fn != "" && /^ +[0-9a-f]+:\t/ {
 	args[ni] = f[2]
 	if (!sub(/^[^ ]+ +/, "", args[ni]))
 		args[ni] = ""
+	# arm64: the registers current_thread_info() is read into, in or
+	# before the window
+	if (op[ni] == "mrs" && args[ni] ~ /, sp_el0$/) {
+		s = args[ni]
+		sub(/,.*/, "", s)
+		cur[s] = 1
+	}
 	# a direct call within the object names its target in <...>
 	target[ni] = ""
 	if (match(args[ni], /<[^>+]+>/))
