@@ -23,8 +23,18 @@
 #   kunit	tracerbench_kunit.ko on debug: each KUnit case a result
 #   compare	tools/compare.sh --icount on notrace and trace
 #
+# That is x86-64 (TB_ARCH=x86_64). Then, for each other architecture of
+# tools/arch/, its kernels built from linux-source-6.12 (tools/arch/ARCH.conf
+# lists them): the module cross-built at W=1 and its windows disassembled,
+# and on the kernel TB_ARCH_PLAIN names the functional and exact suites; on
+# arm64 the trace and debug kernels as above, KUnit and compare.sh too; on
+# i386 the functional suite on the notrace kernel.
+#
 # Prints every result and, last, "N passed, N failed"; exits non-zero on any
-# failure. TB_KERNELS="6.12" limits the kernels, for a quicker loop.
+# failure. TB_KERNELS="6.12" limits the Debian kernels, TB_BUILT_KERNELS the
+# built ones, for a quicker loop; TB_ARCHS="arm64" (default: every one of
+# tools/arch/) the architectures, TB_ARCHS=x86_64 being the check of
+# before arm64 and i386.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -74,13 +84,16 @@ collect_ktap()
 # output files name the kernel arguments too.
 boot_suite()
 {
-	local k=$1 suite=$2 label="$1 $2${5:+ ${*:5}}" out
+	local k=$1 suite=$2 n label out s=$SECONDS
 
+	n=$(tb_name "$k")
+	label="$n $2${5:+ ${*:5}}"
 	out=$TB_OUT/$(echo "$label" | tr -c 'a-zA-Z0-9.=\n-' _)
 	shift 2
-	TB_ICOUNT=$1 tb_boot "$k" "$TB_OUT/initrd-$k.cpio.gz" "$suite" "$2" \
+	TB_ICOUNT=$1 tb_boot "$k" "$TB_OUT/initrd-$n.cpio.gz" "$suite" "$2" \
 		"$out" "${@:3}"
 	collect_ktap "$label" "$out"
+	echo "# $label: $((SECONDS - s)) s"
 }
 
 # The long runs: a small guest, and the preemption models in turn.
@@ -120,21 +133,22 @@ collect_summary style "$TB_OUT/style.log"
 # prepare KERNEL: the module built for it and an initramfs holding it
 prepare()
 {
-	local k=$1
+	local k=$1 n
 
+	n=$(tb_name "$k")
 	if ! tb_build_module "$k"; then
-		sed "s/^/[$k build] /" "$TB_OUT/build-$k/build.log"
-		result 1 "$k: module builds at W=1 without warnings"
+		sed "s/^/[$n build] /" "$(dirname "$(tb_module "$k")")/build.log"
+		result 1 "$n: module builds at W=1 without warnings"
 		return 1
 	fi
-	result 0 "$k: module builds at W=1 without warnings"
+	result 0 "$n: module builds at W=1 without warnings"
 	[ "$(modinfo -F version "$(tb_module "$k")")" = "$(tb_version)" ]
-	result $? "$k: modinfo reports version $(tb_version)"
-	"$TB_TOP/tools/disasm.sh" "$(tb_module "$k")" >"$TB_OUT/disasm-$k.log" 2>&1
-	result $? "$k: disasm: every timed window holds its primitive only"
-	sed "s/^/[$k disasm] /" "$TB_OUT/disasm-$k.log"
-	tb_make_initramfs "$k" "$TB_OUT/initrd-$k.cpio.gz"
-	result $? "$k: initramfs"
+	result $? "$n: modinfo reports version $(tb_version)"
+	"$TB_TOP/tools/disasm.sh" "$(tb_module "$k")" >"$TB_OUT/disasm-$n.log" 2>&1
+	result $? "$n: disasm: every timed window holds its primitive only"
+	sed "s/^/[$n disasm] /" "$TB_OUT/disasm-$n.log"
+	tb_make_initramfs "$k" "$TB_OUT/initrd-$n.cpio.gz"
+	result $? "$n: initramfs"
 }
 
 # The disassembly check can fail: a build with a sample store moved into
@@ -148,27 +162,38 @@ check_disasm_catches()
 	! "$TB_TOP/tools/disasm.sh" "$(tb_module "$1" -selftest)" >"$log" 2>&1 &&
 		grep -q 'memory access in the window' "$log"
 }
-for k in $TB_KERNELS; do
-	check_disasm_catches "$k"
-	result $? "$k: disasm: a store moved into the windows is caught"
-	break
-done
 
-for k in $TB_KERNELS; do
-	prepare "$k" || continue
-	boot_suite "$k" functional 0 900
-	boot_suite "$k" exact 1 600
-	case $k in
-	6.12)
-		boot_long "$k" preempt=none
-		boot_long "$k" preempt=voluntary
-		boot_suite "$k" headless 0 300 debugfs=off
-		;;
-	6.12-rt)
-		boot_long "$k"
-		;;
+# The Debian kernels of the architecture (x86-64's): the module for each,
+# the plain suites, and the long, headless and DKMS checks on 6.12.
+check_debian_kernels()
+{
+	local k
+
+	for k in $TB_KERNELS; do
+		check_disasm_catches "$k"
+		result $? "$k: disasm: a store moved into the windows is caught"
+		break
+	done
+
+	for k in $TB_KERNELS; do
+		prepare "$k" || continue
+		boot_suite "$k" functional 0 900
+		boot_suite "$k" exact 1 600
+		case $k in
+		6.12)
+			boot_long "$k" preempt=none
+			boot_long "$k" preempt=voluntary
+			boot_suite "$k" headless 0 300 debugfs=off
+			;;
+		6.12-rt)
+			boot_long "$k"
+			;;
+		esac
+	done
+	case " $TB_KERNELS " in
+	*" 6.12 "*)	check_dkms ;;
 	esac
-done
+}
 
 # DKMS as a user's machine runs it: add and build a staged copy of the tree
 # for the installed Debian 6.12 headers, then boot 6.12 with the module
@@ -226,9 +251,6 @@ check_dkms()
 	result $? "dkms: remove --all leaves nothing"
 	rm -rf "$tmp"
 }
-case " $TB_KERNELS " in
-*" 6.12 "*)	check_dkms ;;
-esac
 
 # The KUnit suites tools/kunit/ builds: those of each NAME_kunit.c whose
 # NAME.c the tree has (see tools/kunit/Kbuild).
@@ -294,48 +316,70 @@ collect_kunit()
 # the module built at W=1 with sparse, then loaded in a boot of its own.
 check_kunit()
 {
-	local k=$1 out=$TB_OUT/$1-kunit
+	local k=$1 n out s=$SECONDS
 
+	n=$(tb_name "$k")
+	out=$TB_OUT/$n-kunit
 	if ! tb_build_kunit "$k"; then
-		sed "s/^/[$k kunit build] /" "$(tb_kunit_log "$k")"
-		result 1 "$k: KUnit module builds at W=1 with sparse, cleanly"
+		sed "s/^/[$n kunit build] /" "$(tb_kunit_log "$k")"
+		result 1 "$n: KUnit module builds at W=1 with sparse, cleanly"
 		return
 	fi
-	result 0 "$k: KUnit module builds at W=1 with sparse, cleanly"
-	tb_make_initramfs "$k" "$TB_OUT/initrd-$k-kunit.cpio.gz" \
+	result 0 "$n: KUnit module builds at W=1 with sparse, cleanly"
+	tb_make_initramfs "$k" "$TB_OUT/initrd-$n-kunit.cpio.gz" \
 		"$(tb_module "$k")" "$(tb_kunit_module "$k")"
-	result $? "$k: initramfs with the KUnit module"
-	tb_boot "$k" "$TB_OUT/initrd-$k-kunit.cpio.gz" kunit 900 "$out"
-	collect_ktap "$k kunit" "$out"
-	collect_kunit "$k kunit" "$out"
+	result $? "$n: initramfs with the KUnit module"
+	tb_boot "$k" "$TB_OUT/initrd-$n-kunit.cpio.gz" kunit 900 "$out"
+	collect_ktap "$n kunit" "$out"
+	collect_kunit "$n kunit" "$out"
+	echo "# $n kunit: $((SECONDS - s)) s"
 }
 
-for k in ${TB_BUILT_KERNELS}; do
-	if ! tb_build_kernel "$k"; then
-		tail -n 40 "$(tb_kernel_dir "$k")/build.log" |
-			sed "s/^/[$k kernel] /"
-		result 1 "$k: kernel builds from linux-source-6.12"
-		continue
-	fi
-	result 0 "$k: kernel builds from linux-source-6.12"
-	prepare "$k" || continue
-	case $k in
-	notrace) boot_suite "$k" baseline 1 300 ;;
-	trace)	boot_suite "$k" tracepoints,baseline 1 600 ;;
-	debug)	boot_suite "$k" functional,faults,leaks 0 2400
-		check_kunit "$k" ;;
-	esac
-done
+# The kernels built from linux-source-6.12 for the architecture. Without
+# Debian kernels (all but x86-64), the plain suites run on the one
+# tools/arch/ARCH.conf names, TB_ARCH_PLAIN, and the disassembly check's
+# own check with it.
+check_built_kernels()
+{
+	local k n s
+
+	for k in ${TB_BUILT_KERNELS}; do
+		n=$(tb_name "$k")
+		s=$SECONDS
+		if ! tb_build_kernel "$k"; then
+			tail -n 40 "$(tb_kernel_dir "$k")/build.log" |
+				sed "s/^/[$n kernel] /"
+			result 1 "$n: kernel builds from linux-source-6.12"
+			continue
+		fi
+		result 0 "$n: kernel builds from linux-source-6.12"
+		echo "# $n kernel: $((SECONDS - s)) s"
+		prepare "$k" || continue
+		if [ -z "$TB_KERNELS" ] && [ "$k" = "${TB_ARCH_PLAIN:-}" ]; then
+			check_disasm_catches "$k"
+			result $? "$n: disasm: a store moved into the windows is caught"
+			boot_suite "$k" functional 0 900
+			[ "$TB_ARCH_PLAIN_EXACT" = 1 ] && boot_suite "$k" exact 1 600
+		fi
+		case $k in
+		notrace) boot_suite "$k" baseline 1 300 ;;
+		trace)	boot_suite "$k" tracepoints,baseline 1 600 ;;
+		debug)	boot_suite "$k" functional,faults,leaks 0 2400
+			check_kunit "$k" ;;
+		esac
+	done
+}
 
 # The comparison tool, end to end: every state measured, and the events
 # cost what the trace suite says they cost.
 check_compare()
 {
-	local log=$TB_OUT/compare.log
+	local log=$TB_OUT/compare$([ "$TB_ARCH" = x86_64 ] || echo "-$TB_ARCH").log
 
-	"$TB_TOP/tools/compare.sh" --icount --rounds 2 >"$log" 2>&1
+	"$TB_TOP/tools/compare.sh" --arch "$TB_ARCH" --icount --rounds 2 \
+		>"$log" 2>&1
 	local rc=$?
-	sed 's/^/[compare] /' "$log"
+	sed "s/^/[$(tb_name compare)] /" "$log"
 	[ $rc = 0 ] || return 1
 	awk '($1 == "irq" || $1 == "preempt" || $1 == "irq_save") &&
 	    $2 ~ /^(raw_|preempt_notrace)/ {
@@ -353,10 +397,34 @@ check_compare()
 			bad = 1
 	} END { exit rows != 3 || hooks != 3 || bad }' "$log"
 }
-if [ -n "$TB_BUILT_KERNELS" ]; then
-	check_compare
-	result $? "compare.sh --icount: all three states, events on 5 times off, hook costs"
-fi
+
+# Everything for the architecture tb_arch_load last loaded.
+check_arch()
+{
+	local s=$SECONDS
+
+	check_debian_kernels
+	check_built_kernels
+	# as before arm64: any built kernel asked for, and the arch has both
+	case " $TB_ARCH_BUILT " in
+	*" notrace "*" trace "*)
+		if [ -n "$TB_BUILT_KERNELS" ]; then
+			check_compare
+			result $? "$(tb_name compare.sh) --icount: all three states, events on 5 times off, hook costs"
+		fi
+		;;
+	esac
+	echo "# $TB_ARCH took $((SECONDS - s)) s"
+}
+
+for arch in ${TB_ARCHS-$(tb_all_archs)}; do
+	echo "# architecture $arch"
+	if ! tb_arch_load "$arch" || ! tb_install; then
+		result 1 "$arch: architecture and its packages"
+		continue
+	fi
+	check_arch
+done
 
 echo "# make check took $((SECONDS - start)) s"
 echo "$passed passed, $failed failed"

@@ -11,7 +11,8 @@
 # drift cannot pose as a difference.
 #
 # By default it builds (or takes from the cache) the notrace and trace
-# kernels and measures in QEMU. With --host it measures the running kernel,
+# kernels of x86-64, or of the architecture --arch names (tools/arch/),
+# and measures in QEMU. With --host it measures the running kernel,
 # which must have the tracepoints; "out" then needs another kernel and is
 # left blank.
 set -u
@@ -20,10 +21,17 @@ set -u
 usage()
 {
 	cat >&2 <<EOF
-usage: tools/compare.sh [--icount] [--do-work] [--rounds N] [--nr-samples N]
-       tools/compare.sh --host [--do-work] [--rounds N] [--nr-samples N]
+usage: tools/compare.sh [--arch ARCH] [--icount] [--do-work] [--batch N]
+                        [--rounds N] [--nr-samples N]
+       tools/compare.sh --host [--do-work] [--batch N] [--rounds N]
+                        [--nr-samples N]
+  --arch ARCH     the guests' architecture: $(tb_all_archs | tr '\n' ' ')
+                  (default x86_64)
   --icount        deterministic guest clock (-icount shift=0,sleep=off)
   --do-work       time the simulated critical section inside each pair
+  --batch N       time N pairs per window and show figures per pair
+                  (default 1): a finer resolution where the counter is
+                  coarse, as arm64's generic timer is
   --rounds N      runs per state (default 5)
   --nr-samples N  samples per primitive per CPU (default 10000)
   --host          measure this machine's kernel instead of QEMU guests
@@ -37,9 +45,11 @@ die()
 	exit 1
 }
 
-icount=0 do_work=0 rounds=5 nr_samples=10000 host=0
+icount=0 do_work=0 rounds=5 nr_samples=10000 host=0 batch=1 arch=
 while [ $# -gt 0 ]; do
 	case $1 in
+	--arch)		arch=${2:-}; shift ;;
+	--batch)	batch=${2:-}; shift ;;
 	--icount)	icount=1 ;;
 	--do-work)	do_work=1 ;;
 	--host)		host=1 ;;
@@ -49,10 +59,16 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-for n in "$rounds" "$nr_samples"; do
+for n in "$rounds" "$nr_samples" "$batch"; do
 	[[ $n =~ ^[1-9][0-9]{0,8}$ ]] || usage
 done
 [ $host = 1 ] && [ $icount = 1 ] && die "--icount applies to QEMU guests only"
+[ $host = 1 ] && [ -n "$arch" ] && die "--arch applies to QEMU guests only"
+[ -z "$arch" ] || tb_arch_load "$arch" || usage
+case " $TB_ARCH_BUILT " in
+*" notrace "*" trace "*)	;;
+*)	[ $host = 1 ] || die "no notrace and trace kernels for $TB_ARCH" ;;
+esac
 
 samples=$(mktemp)
 trap 'rm -f "$samples"' EXIT
@@ -60,7 +76,7 @@ trap 'rm -f "$samples"' EXIT
 measure_host()
 {
 	local tracing=/sys/kernel/tracing tb=/sys/kernel/debug/tracerbench
-	local loaded=0 old_samples old_work rc
+	local loaded=0 old_samples old_work old_batch rc
 
 	[ "$(id -u)" = 0 ] || die "--host needs root"
 	[ -d $tracing/events ] || tracing=/sys/kernel/debug/tracing
@@ -73,12 +89,15 @@ measure_host()
 	fi
 	old_samples=$(cat $tb/nr_samples)
 	old_work=$(cat $tb/do_work)
-	echo "$nr_samples" >$tb/nr_samples && echo "$do_work" >$tb/do_work
+	old_batch=$(cat $tb/batch)
+	echo "$nr_samples" >$tb/nr_samples && echo "$do_work" >$tb/do_work &&
+		echo "$batch" >$tb/batch
 	TB=$tb TRACING=$tracing sh "$TB_TOP/tools/guest/measure.sh" "$rounds" |
 		sed -n 's/^# sample //p' >"$samples"
 	rc=${PIPESTATUS[0]}
 	echo "$old_samples" >$tb/nr_samples
 	echo "$old_work" >$tb/do_work
+	echo "$old_batch" >$tb/batch
 	[ $loaded = 1 ] && rmmod tracerbench
 	[ "$rc" = 0 ] || die "measuring failed"
 	where="host $(uname -r)"
@@ -86,7 +105,7 @@ measure_host()
 
 measure_qemu()
 {
-	local k out
+	local k n out
 
 	tb_install >&2 || die "cannot install the packages"
 	mkdir -p "$TB_OUT"
@@ -94,20 +113,22 @@ measure_qemu()
 		tb_build_kernel $k ||
 			die "building the $k kernel failed: $(tb_kernel_dir $k)/build.log"
 		tb_build_module $k ||
-			die "building the module failed: $TB_OUT/build-$k/build.log"
-		tb_make_initramfs $k "$TB_OUT/initrd-$k.cpio.gz" ||
+			die "building the module failed: $(dirname "$(tb_module $k)")/build.log"
+		n=$(tb_name $k)
+		tb_make_initramfs $k "$TB_OUT/initrd-$n.cpio.gz" ||
 			die "cannot make the initramfs"
-		out=$TB_OUT/compare-$k
-		TB_ICOUNT=$icount tb_boot $k "$TB_OUT/initrd-$k.cpio.gz" \
+		out=$TB_OUT/compare-$n
+		TB_ICOUNT=$icount tb_boot $k "$TB_OUT/initrd-$n.cpio.gz" \
 			compare 1800 "$out" "tb.rounds=$rounds" \
-			"tb.nr_samples=$nr_samples" "tb.do_work=$do_work"
+			"tb.nr_samples=$nr_samples" "tb.do_work=$do_work" \
+			"tb.batch=$batch"
 		if ! grep -q '^1\.\.' "$out.ktap" || grep -q '^not ok' "$out.ktap"; then
 			cat "$out.ktap" >&2
 			die "measuring on the $k kernel failed; see $out.console"
 		fi
 		sed -n 's/^# sample //p' "$out.ktap" >>"$samples"
 	done
-	where="QEMU TCG$([ $icount = 1 ] && echo ', -icount shift=0,sleep=off'), $TB_CPUS CPUs, kernels from linux-source-6.12"
+	where="$TB_ARCH, QEMU TCG$([ $icount = 1 ] && echo ', -icount shift=0,sleep=off'), $TB_CPUS CPUs, kernels from linux-source-6.12"
 }
 
 # summary PRIM STATE: "median min max" of that state's per-run medians
@@ -147,7 +168,7 @@ fi
 
 echo "tracerbench: cost of the preemptirq tracepoints, median cycles per pair"
 echo "over $rounds runs each [min-max of the runs]"
-echo "$where; nr_samples $nr_samples, do_work $do_work"
+echo "$where; nr_samples $nr_samples, do_work $do_work, batch $batch"
 echo
 printf '%-10s %-18s %-18s %-18s %8s %8s %8s\n' primitive "compiled out" \
 	"compiled in, off" "on" "off/out" "on/off" "on/out"

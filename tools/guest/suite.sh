@@ -23,9 +23,9 @@
 #		pure helpers, and pass their KTAP on as "# kunit: " lines
 #
 # Groups take parameters from the kernel command line: tb.rounds=,
-# tb.nr_samples=, tb.do_work=. The run ends by checking dmesg. The plan line
-# comes last, so a guest that dies part-way leaves no plan and the host
-# counts that as a failure.
+# tb.nr_samples=, tb.do_work=, tb.batch= (compare). The run ends by checking
+# dmesg. The plan line comes last, so a guest that dies part-way leaves no
+# plan and the host counts that as a failure.
 
 TB=/sys/kernel/debug/tracerbench
 MODULE=/tracerbench.ko
@@ -1645,7 +1645,8 @@ group_leaks()
 test_compare_setup()
 {
 	echo "$(cmdline_param nr_samples 10000)" >$TB/nr_samples &&
-		echo "$(cmdline_param do_work 0)" >$TB/do_work
+		echo "$(cmdline_param do_work 0)" >$TB/do_work &&
+		echo "$(cmdline_param batch 1)" >$TB/batch
 }
 
 group_compare()
