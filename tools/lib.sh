@@ -325,7 +325,7 @@ tb_boot()
 		-smp "$TB_CPUS" -m "$TB_MEM" -display none -monitor none -no-reboot \
 		-kernel "$(tb_vmlinuz "$kernel")" -initrd "$initrd" \
 		"${TB_QEMU_OUT[@]}" \
-		-append "console=$TB_CONSOLE loglevel=4 panic=-1 ${TB_ARCH_APPEND:+$TB_ARCH_APPEND }tb.cpus=$TB_CPUS tb.suite=$suites $*" \
+		-append "console=$TB_CONSOLE loglevel=4 panic=-1 ${TB_ARCH_APPEND:+$TB_ARCH_APPEND }tb.cpus=$TB_CPUS ${TB_MODULES_START:+tb.modules=$TB_MODULES_START-$TB_MODULES_END }tb.suite=$suites $*" \
 		</dev/null
 	local rc=$?
 

@@ -1495,9 +1495,11 @@ group_baseline()
 # --- faults: fail-nth on every allocation of a load and of a run --------------
 
 FAULT_LIMIT=3000
-# x86-64's module area, for either KERNEL_IMAGE_SIZE; kernel text is below
-MODULES_START=0xffffffffa0000000
-MODULES_END=0xffffffffff000000
+# The module area, START-END as tb.modules= gives it: the host knows it
+# per architecture (tools/arch/ARCH.conf).
+MODULES=$(cmdline_param modules "")
+MODULES_START=${MODULES%-*}
+MODULES_END=${MODULES#*-}
 
 # in_modules ADDRESS: within the module area
 in_modules()
@@ -1514,6 +1516,7 @@ fault_setup()
 {
 	local text stext
 
+	[ -n "$MODULES" ] || { diag "no module area (tb.modules=)"; return 1; }
 	load || return 1
 	text=$(cat /sys/module/tracerbench/sections/.text)
 	stext=0x$(grep ' _stext$' /proc/kallsyms | cut -d' ' -f1)
