@@ -4,15 +4,22 @@
 # make run: build the module, boot the Debian 6.12 kernel under QEMU with
 # it, run one benchmark with the defaults and print the results as a table.
 # TCG emulates the CPU, so the cycle counts only compare with each other.
+# With TB_ARCH=arm64 (or another arch without Debian kernels), the kernel
+# built from linux-source-6.12 that tools/arch/ARCH.conf names instead.
 set -u
 . "$(dirname "$0")/lib.sh"
 
-k=6.12
-TB_KERNELS=$k
+k=${TB_ARCH_PLAIN:-6.12}
+TB_KERNELS=
+tb_is_built $k || TB_KERNELS=$k
 tb_install || exit 1
 mkdir -p "$TB_OUT"
+if tb_is_built $k && ! tb_build_kernel $k; then
+	echo "tracerbench: building the kernel failed: $(tb_kernel_dir $k)/build.log" >&2
+	exit 1
+fi
 if ! tb_build_module $k; then
-	cat "$TB_OUT/build-$k/build.log"
+	cat "$(dirname "$(tb_module $k)")/build.log"
 	exit 1
 fi
 tb_make_initramfs $k "$TB_OUT/initrd-run.cpio.gz" || exit 1
