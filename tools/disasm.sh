@@ -91,6 +91,10 @@ function fail(msg) {
 }
 # The calls a window of primitive p may make, besides the work.
 function hook_ok(p, sym) {
+	# arm64: a kernel built for size (tinyconfig) makes the module keep
+	# out-of-line copies of the inline helpers of the primitive
+	if (arch == "arm64" && outlined_ok(p, sym))
+		return 1
 	if (p ~ /^(irq|irq_save)$/)
 		return sym ~ /^(trace_hardirqs_on|trace_hardirqs_off|pv_ops)$/
 	if (p ~ /^raw_irq/)
@@ -99,6 +103,16 @@ function hook_ok(p, sym) {
 		return sym ~ /^(preempt_count_add|preempt_count_sub|__SCT__preempt_schedule|preempt_schedule|preempt_schedule_thunk)$/
 	if (p == "preempt_notrace")
 		return sym ~ /^(__SCT__preempt_schedule_notrace|preempt_schedule_notrace|preempt_schedule_notrace_thunk)$/
+	return 0
+}
+function outlined_ok(p, sym) {
+	sub(/\..*/, "", sym)
+	if (p ~ /^(raw_)?irq$/)
+		return sym ~ /^arch_local_irq_(disable|enable)$/
+	if (p ~ /^(raw_)?irq_save$/)
+		return sym ~ /^(arch_local_irq_save|arch_local_irq_restore|arch_local_save_flags|arch_irqs_disabled_flags)$/
+	if (p ~ /^preempt/)
+		return sym ~ /^__preempt_count_(add|sub|dec_and_test)$/
 	return 0
 }
 function is_call(o) {
@@ -308,12 +322,16 @@ fn != "" && /^ +[0-9a-f]+:\t/ {
 	split(line, f, "\t")
 	addr[ni] = hex(substr(f[1], 1, length(f[1]) - 1))
 	idx[addr[ni]] = ni
-	text[ni] = f[2]
-	op[ni] = f[2]
+	# x86 objdump pads the mnemonic with spaces, arm64 with a tab
+	text[ni] = substr(line, length(f[1]) + 2)
+	gsub(/\t/, " ", text[ni])
+	op[ni] = text[ni]
 	sub(/ .*/, "", op[ni])
-	args[ni] = f[2]
+	args[ni] = text[ni]
 	if (!sub(/^[^ ]+ +/, "", args[ni]))
 		args[ni] = ""
+	# arm64 objdump comments a condition, e.g. "// b.none"
+	sub(/ *\/\/.*$/, "", args[ni])
 	# arm64: the registers current_thread_info() is read into, in or
 	# before the window
 	if (op[ni] == "mrs" && args[ni] ~ /, sp_el0$/) {
