@@ -325,14 +325,21 @@ static noinline void simulate_critical_section(void)
  * the window, and everything else out of it.
  */
 /*
- * The counter that get_cycles() reads. get_cycles() is only inline, and a
- * kernel built for size (-Os) calls an out-of-line copy: on x86, take
- * rdtsc(), which is what get_cycles() returns there, always inline.
+ * The counter that get_cycles() reads, read as get_cycles() reads it but
+ * always inline, so that a window holds no call. x86: get_cycles() is only
+ * inline, and a kernel built for size (-Os) calls an out-of-line copy;
+ * take rdtsc(), which is what it returns. arm64: get_cycles() calls through
+ * the arch_timer_read_counter pointer, whose target on parts without a
+ * counter erratum (QEMU's virt board among them) is
+ * __arch_counter_get_cntvct(), an isb and an mrs of CNTVCT: take that, so
+ * on arm64 cycles and ordered read alike.
  */
 static __always_inline u64 tb_clock_cycles(void)
 {
-#ifdef CONFIG_X86
+#if defined(CONFIG_X86)
 	return rdtsc();
+#elif defined(CONFIG_ARM64)
+	return __arch_counter_get_cntvct();
 #else
 	return get_cycles();
 #endif
