@@ -316,8 +316,11 @@ tb_boot()
 	#   with one CPU (maxcpus=1) and let the guest's init online the rest.
 	#   This also keeps 6.1 under icount from hanging while it brings up
 	#   secondary CPUs at boot.
+	#   Both are x86's (text_poke_bp()'s int3): arm64 patches under
+	#   stop_machine(), and its guests boot every CPU (TB_ONE_CPU=0), so
+	#   that each CPU's fair server gets its parameters at boot.
 	[ "${TB_ICOUNT:-0}" = 1 ] && accel+=(-icount shift=0,sleep=off)
-	set -- "$@" maxcpus=1
+	[ "$TB_ONE_CPU" = 1 ] && set -- "$@" maxcpus=1
 	rm -f "$out".console "$out".ktap
 	tb_arch_outputs "$out"
 	timeout --foreground -k 5 "$secs" "$TB_QEMU" "${TB_QEMU_MACHINE[@]}" \
