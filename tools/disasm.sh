@@ -189,6 +189,10 @@ function allowed(p,    sym, mem, a) {
 		mem = 0
 	} else {
 		mem = args[i] ~ /\(|%[gf]s:/
+		# i386 shows an absolute address (a relocated global) bare
+		if (arch == "i386" && !is_call(op[i]) && !is_jump(op[i]) &&
+		    args[i] ~ /(^|,)(0x)?[0-9a-f]+(,|$)/)
+			mem = 1
 	}
 	if (op[i] ~ /^(nop|data16|cs|int3)/ || op[i] == "xchg" && args[i] == "%ax,%ax")
 		return 1
