@@ -158,8 +158,10 @@ tb_guest_debs()
 		}
 		if ! dpkg --print-foreign-architectures | grep -qx "$a"; then
 			echo "tracerbench: adding the $a architecture to dpkg" >&2
-			dpkg --add-architecture "$a" && apt-get update -qq ||
-				return 1
+			dpkg --add-architecture "$a" || return 1
+			# a mirror out of step on one index need not stop us:
+			# the download below fails if what it needs is missing
+			apt-get update -qq >&2
 		fi
 		rm -rf "$dir" && mkdir -p "$dir/root" || return 1
 		# apt's sandbox user cannot write to the cache: download as root
@@ -272,13 +274,14 @@ tb_make_initramfs()
 	debs=$(tb_guest_debs) || return 1
 	root=$(mktemp -d) || return 1
 	mkdir -p "$root"/bin "$root"/dev "$root"/proc "$root"/sys "$root"/tmp \
-		"$root"/tests "$root"/tb/tools/guest
+		"$root"/tests "$root"/tb/tools/guest "$root"/tb/tools/arch
 	$TB_GUEST_CC -static -O2 -Wall -Werror -o "$root"/tests/tbio \
 		"$TB_TOP"/tools/guest/tbio.c &&
 		cp "$debs"/bin/busybox "$root"/bin/ &&
 		cp "$debs"/bin/bash-static "$root"/bin/bash &&
 		cp "$TB_TOP"/tools/compare.sh "$TB_TOP"/tools/lib.sh \
 			"$root"/tb/tools/ &&
+		cp "$TB_TOP"/tools/arch/*.conf "$root"/tb/tools/arch/ &&
 		cp "$TB_TOP"/tools/guest/measure.sh "$root"/tb/tools/guest/ &&
 		cp "$TB_TOP"/tools/guest/init "$root"/init &&
 		cp "$TB_TOP"/tools/guest/*.sh "$root"/tests/ &&
