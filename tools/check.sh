@@ -410,14 +410,10 @@ check_arch()
 	check_debian_kernels
 	check_built_kernels
 	# as before arm64: any built kernel asked for, and the arch has both
-	case " $TB_ARCH_BUILT " in
-	*" notrace "*" trace "*)
-		if [ -n "$TB_BUILT_KERNELS" ]; then
-			check_compare
-			result $? "$(tb_name compare.sh) --icount: all three states, events raise the medians, hook costs"
-		fi
-		;;
-	esac
+	if tb_arch_builds notrace trace && [ -n "$TB_BUILT_KERNELS" ]; then
+		check_compare
+		result $? "$(tb_name compare.sh) --icount: all three states, events raise the medians, hook costs"
+	fi
 	echo "# $TB_ARCH took $((SECONDS - s)) s"
 }
 

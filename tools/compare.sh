@@ -65,10 +65,8 @@ done
 [ $host = 1 ] && [ $icount = 1 ] && die "--icount applies to QEMU guests only"
 [ $host = 1 ] && [ -n "$arch" ] && die "--arch applies to QEMU guests only"
 [ -z "$arch" ] || tb_arch_load "$arch" || usage
-case " $TB_ARCH_BUILT " in
-*" notrace "*" trace "*)	;;
-*)	[ $host = 1 ] || die "no notrace and trace kernels for $TB_ARCH" ;;
-esac
+[ $host = 1 ] || tb_arch_builds notrace trace ||
+	die "no notrace and trace kernels for $TB_ARCH"
 
 samples=$(mktemp)
 trap 'rm -f "$samples"' EXIT

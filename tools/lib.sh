@@ -57,6 +57,19 @@ tb_arch_load()
 	done
 }
 
+# tb_arch_builds KERNEL...: the architecture builds each of these kernels
+tb_arch_builds()
+{
+	local k
+
+	for k in "$@"; do
+		case " $TB_ARCH_BUILT " in
+		*" $k "*)	;;
+		*)		return 1 ;;
+		esac
+	done
+}
+
 # Every architecture tools/arch/ describes, x86-64 first.
 tb_all_archs()
 {
