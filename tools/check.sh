@@ -26,7 +26,8 @@
 # That is x86-64 (TB_ARCH=x86_64). Then, for each other architecture of
 # tools/arch/, its kernels built from linux-source-6.12 (tools/arch/ARCH.conf
 # lists them): the module cross-built at W=1 and its windows disassembled,
-# and on the kernel TB_ARCH_PLAIN names the functional and exact suites; on
+# and on the kernels TB_ARCH_PLAIN and TB_ARCH_EXACT name the functional
+# and exact suites; on
 # arm64 the trace and debug kernels as above, KUnit and compare.sh too; on
 # i386 the functional suite on the notrace kernel.
 #
@@ -359,7 +360,9 @@ check_built_kernels()
 			check_disasm_catches "$k"
 			result $? "$n: disasm: a store moved into the windows is caught"
 			boot_suite "$k" functional 0 900
-			[ "$TB_ARCH_PLAIN_EXACT" = 1 ] && boot_suite "$k" exact 1 600
+		fi
+		if [ -z "$TB_KERNELS" ] && [ "$k" = "${TB_ARCH_EXACT:-}" ]; then
+			boot_suite "$k" exact 1 600
 		fi
 		case $k in
 		notrace) boot_suite "$k" baseline 1 300 ;;
