@@ -16,6 +16,7 @@
 # faults	every allocation on load and on a run failed in turn
 # leaks		kmemleak finds nothing once the module is gone
 # compare	no checks: measure.sh's samples, for tools/compare.sh
+# collect	no checks: collect.sh's results, for tools/bench.sh
 # timing	no checks: the duration of a run of the default settings
 # show		no tests: run one benchmark and print every result file
 # version	the module reports the version tb.version= names
@@ -1656,6 +1657,27 @@ group_compare()
 	run_test "unload" unload
 }
 
+# --- collect: for tools/bench.sh ---------------------------------------------
+
+# One boot's share of tools/bench.sh's rounds: collect.sh's results as
+# "# @@ PATH" blocks, for the host to put back together.
+test_collect()
+{
+	/tests/collect.sh --emit --rounds "$(cmdline_param rounds 1)" \
+		--first-round "$(cmdline_param round 1)" \
+		--labels "$(cmdline_param labels host)" \
+		--states "$(cmdline_param states '')" \
+		--nr-samples "$(cmdline_param nr_samples 10000)" \
+		--do-work "$(cmdline_param do_work 0)" /tmp/results
+}
+
+group_collect()
+{
+	run_test "load" load
+	run_test "collect" test_collect
+	run_test "unload" unload
+}
+
 # --- scale: for tools/scale.sh ------------------------------------------------
 
 mem_available()
@@ -1852,6 +1874,7 @@ for group in "$@"; do
 	faults)		group_faults ;;
 	leaks)		group_leaks ;;
 	compare)	group_compare ;;
+	collect)	group_collect ;;
 	scale)		group_scale ;;
 	version)	group_version ;;
 	kunit)		group_kunit ;;
