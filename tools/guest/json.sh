@@ -19,6 +19,8 @@
 out=${1:?usage: json.sh OUTDIR}
 [ -d "$out/runs" ] || { echo "json.sh: $out is no results directory" >&2; exit 1; }
 
+# Every file behind a line "@@@ PATH", so that empty files count too.
+files()
 {
 	[ -f "$out/env" ] && echo "$out/env"
 	ls "$out"/kernels/*.env 2>/dev/null
@@ -26,13 +28,18 @@ out=${1:?usage: json.sh OUTDIR}
 		[ -f "$d/summary" ] || continue
 		echo "${d}meta"
 		echo "${d}summary"
-		ls "$d"*.histogram "$d"*.per_cpu
+		ls "$d"*.histogram
+		ls "$d"*.per_cpu
 	done
-} >"$out/.json-files" || exit 1
-[ -s "$out/.json-files" ] || { echo "json.sh: nothing in $out" >&2; exit 1; }
+}
 
-# awk reads the file list first, then each file in turn.
-awk '
+[ -n "$(ls "$out"/runs/*/summary 2>/dev/null)" ] ||
+	{ echo "json.sh: no runs in $out" >&2; exit 1; }
+files | while read -r f; do
+	echo "@@@ $f"
+	cat "$f" || echo "@@@ unreadable $f"
+done | awk '
+/^@@@ unreadable / { print "json.sh: cannot read " substr($0, 16) > "/dev/stderr"; bad = 1; next }
 function str(s) {
 	gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); gsub(/\t/, "\\t", s)
 	gsub(/[\001-\037]/, " ", s)
@@ -60,9 +67,8 @@ function close_run() {
 	}
 	inrun = 0; sect = ""
 }
-NR == FNR { files[++nfiles] = $0; next }
-FNR == 1 {
-	f = FILENAME
+/^@@@ / {
+	f = substr($0, 5)
 	n = split(f, parts, "/")
 	base = parts[n]
 	if (base == "env" && parts[n - 1] != "kernels" && n >= 1 && !seen_env) {
@@ -116,6 +122,7 @@ FNR == 1 {
 		printf "%s%s:[", np++ ? "," : "", str(p)
 		kind = "cpu"; first = 1; nhead = 0
 	}
+	next
 }
 kind == "kv" {
 	if ($0 == "")
@@ -150,6 +157,8 @@ kind == "cpu" {
 	next
 }
 END {
+	if (bad)
+		exit 1
 	close_run()
 	if (!nkernels)
 		printf ",\"kernels\":{"
@@ -157,7 +166,4 @@ END {
 		printf "},\"runs\":["
 	printf "]}\n"
 }
-' "$out/.json-files" $(cat "$out/.json-files")
-rc=$?
-rm -f "$out/.json-files"
-exit $rc
+'
