@@ -112,6 +112,11 @@ write_env()
 		echo "do_work $do_work"
 		echo "states ${states:-all}"
 		if [ $host = 1 ]; then
+			echo "kernels $host_label"
+		else
+			echo "kernels ${labels[*]}"
+		fi
+		if [ $host = 1 ]; then
 			echo "mode host"
 		else
 			echo "mode $([ $icount = 1 ] && echo tcg-icount || echo tcg)"

@@ -57,6 +57,8 @@ tb_packages()
 	echo qemu-system-x86
 	echo linux-source-6.12 xz-utils bc bison flex libelf-dev libssl-dev
 	echo dkms sparse
+	# tools/report.py
+	echo python3 python3-scipy python3-matplotlib
 	for k in $TB_KERNELS; do
 		img=$(tb_image_pkg "$k")
 		echo "$img" "${img/image/headers}"
