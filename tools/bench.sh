@@ -129,6 +129,13 @@ write_env()
 	} >"$out/env"
 }
 
+write_json()
+{
+	sh "$TB_TOP/tools/guest/json.sh" "$out" >"$out/results.json.tmp" &&
+		mv "$out/results.json.tmp" "$out/results.json" ||
+		die "cannot write $out/results.json"
+}
+
 run_host()
 {
 	local tb=/sys/kernel/debug/tracerbench loaded=0 rc
@@ -147,8 +154,7 @@ run_host()
 	[ $loaded = 1 ] && rmmod tracerbench
 	[ $rc = 0 ] || die "measuring failed"
 	echo "host_load_end $(cut -d ' ' -f 1-3 /proc/loadavg)" >>"$out/env"
-	sh "$TB_TOP/tools/guest/json.sh" "$out" >"$out/results.json" ||
-		die "cannot write $out/results.json"
+	write_json
 	echo "bench.sh: results in $out" >&2
 }
 
@@ -381,8 +387,7 @@ run_qemu()
 	done
 	echo "host_load_end $(cut -d ' ' -f 1-3 /proc/loadavg)" >>"$out/env"
 	echo "elapsed_s $((SECONDS - start))" >>"$out/env"
-	sh "$TB_TOP/tools/guest/json.sh" "$out" >"$out/results.json" ||
-		die "cannot write $out/results.json"
+	write_json
 	echo "bench.sh: results in $out ($((SECONDS - start)) s)" >&2
 }
 

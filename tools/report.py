@@ -151,6 +151,7 @@ def compare(a, b, exact_rows, args, rng):
     res = {"diff": diff, "ci": None, "p": None, "mark": ""}
     if exact_rows:
         res["exact"] = True
+        res["significant"] = diff != 0
         res["mark"] = "exact" if diff else "="
         return res
     res["exact"] = False
@@ -160,14 +161,12 @@ def compare(a, b, exact_rows, args, rng):
     res["ci"] = bootstrap_ci(a, b, args.bootstrap, rng)
     p = float(mannwhitneyu(a, b, alternative="two-sided").pvalue)
     res["p"] = p
-    if p < args.alpha / 50:
-        res["mark"] = "***"
-    elif p < args.alpha / 5:
-        res["mark"] = "**"
-    elif p < args.alpha:
-        res["mark"] = "*"
-    else:
+    res["significant"] = p < args.alpha
+    if p >= args.alpha:
         res["mark"] = "n.s."
+    else:
+        res["mark"] = "*" * sum(p < level for level in (0.05, 0.01, 0.001))
+        res["mark"] = res["mark"] or "+"
     return res
 
 
@@ -292,7 +291,7 @@ def exact_note(t):
     ex = [e for e in t["rows"] if e["identical_rounds"]]
     if ex and len(ex) == len(t["rows"]):
         return ("every round of every row gave the same median: "
-                "the differences are exact, no spread to show")
+                "no spread to show")
     return None
 
 
@@ -305,9 +304,10 @@ def print_text(tables, rows, order, ref, args, md):
           f"round's run; diff: median minus {ref}'s,")
     print(f"95% CI by bootstrap over rounds ({args.bootstrap} resamples), "
           f"p from a two-sided Mann-Whitney U over rounds;")
-    print(f"sig: * p<{args.alpha:g}, ** p<{args.alpha / 5:g}, "
-          f"*** p<{args.alpha / 50:g}, n.s. otherwise, exact where every "
-          f"round of both rows is identical")
+    print(f"sig: significant at p<{args.alpha:g}: * p<0.05, ** p<0.01, "
+          f"*** p<0.001 (+ above 0.05); n.s. otherwise; exact where every")
+    print("round of both rows is identical (or, under icount, the one "
+          "round), = where they are equal")
     for t in tables:
         cells = table_cells(t)
         print()
