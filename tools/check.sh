@@ -358,6 +358,153 @@ if [ -n "$TB_BUILT_KERNELS" ]; then
 	result $? "compare.sh --icount: all three states, events on 5 times off, hook costs"
 fi
 
+# tools/bench.sh and tools/report.py, end to end. A patch series' question
+# answered under icount: tools/patches/pad-irqoff adds exactly 16
+# instructions to trace_hardirqs_off(), so irq and irq_save must read +16
+# exactly and preempt 0; tools/patches/irqsoff-key skips the irqsoff
+# tracer's hooks, so irq and irq_save must read less. Then plain TCG: the
+# same kernel and state twice (A/A) is not significant, events on against
+# off is. The figures must be there and render.
+PY=/usr/bin/python3
+
+# report_json DIR REF OUT: report.py's JSON of DIR against REF
+report_json()
+{
+	"$TB_TOP/tools/report.py" --format json --primitives all --alpha 0.001 \
+		--reference "$2" "$1" >"$3" 2>"$3.err" && return 0
+	sed 's/^/[report] /' "$3.err"
+	return 1
+}
+
+# expect_diff JSON ROW PRIM OP VALUE [exact]: the difference of ROW to the
+# reference for PRIM compares so (eq, lt, gt), and is exact if asked
+expect_diff()
+{
+	$PY - "$@" <<'PYEOF'
+import json, operator, sys
+path, row, prim, op, value = sys.argv[1:6]
+want_exact = len(sys.argv) > 6
+doc = json.load(open(path))
+t = next(t for t in doc["tables"] if t["primitive"] == prim)
+e = next(e for e in t["rows"] if e["row"] == row)
+ok = {"eq": operator.eq, "lt": operator.lt, "gt": operator.gt}[op](
+    e["diff"], float(value))
+if want_exact and not e.get("exact"):
+    ok = False
+print(f"[bench] {row} {prim}: diff {e['diff']} ({'exact' if e.get('exact') else 'p=%s' % e.get('p')}), want {op} {value}")
+sys.exit(0 if ok else 1)
+PYEOF
+}
+
+# expect_significant JSON ROW yes|no: for irq, preempt and irq_save
+expect_significant()
+{
+	$PY - "$@" <<'PYEOF'
+import json, sys
+path, row, want = sys.argv[1:4]
+doc = json.load(open(path))
+bad = 0
+for prim in ("irq", "preempt", "irq_save"):
+    t = next(t for t in doc["tables"] if t["primitive"] == prim)
+    e = next(e for e in t["rows"] if e["row"] == row)
+    sig = bool(e.get("significant")) and not e.get("exact")
+    lo, hi = e["ci"] if e.get("ci") else (None, None)
+    print(f"[bench] {row} {prim}: diff {e['diff']} CI [{lo}, {hi}] p {e.get('p')} {e['mark']}")
+    if e.get("p") is None or sig != (want == "yes"):
+        bad = 1
+    # a significant difference's interval must exclude 0, and the other way
+    if want == "yes" and not (lo > 0 or hi < 0):
+        bad = 1
+sys.exit(bad)
+PYEOF
+}
+
+# check_figures DIR ROWS...: cdf and per_cpu as SVG and PNG, a series of
+# every row for every primitive in the SVGs, PNGs that load with sane sizes
+# and are not blank
+check_figures()
+{
+	local dir=$1 rc=0 what prim row
+
+	shift
+	for what in cdf per_cpu; do
+		for prim in irq preempt irq_save raw_irq raw_irq_save preempt_notrace; do
+			for row in "$@"; do
+				grep -q "id=\"$what-$prim-$row\"" "$dir/$what.svg" && continue
+				echo "[bench] $dir/$what.svg lacks the series $what-$prim-$row"
+				rc=1
+			done
+		done
+	done
+	$PY - "$dir"/cdf.png "$dir"/per_cpu.png <<'PYEOF' || rc=1
+import sys
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.image as mpimg
+bad = 0
+for path in sys.argv[1:]:
+    img = mpimg.imread(path)
+    h, w = img.shape[:2]
+    print(f"[bench] {path}: {w}x{h}, {img.shape[2]} channels, std {img.std():.3f}")
+    if not (200 <= h <= 4000 and 600 <= w <= 6000 and img.shape[2] in (3, 4)
+            and img.std() > 0.01):
+        bad = 1
+sys.exit(bad)
+PYEOF
+	return $rc
+}
+
+check_bench()
+{
+	local icount=$TB_OUT/bench-icount tcg=$TB_OUT/bench-tcg start
+	local pad=trace+pad-irqoff key=trace+irqsoff-key
+
+	start=$SECONDS
+	rm -rf "$icount" "$tcg"
+	"$TB_TOP/tools/bench.sh" --icount --rounds 1 --out "$icount" trace \
+		trace,patches="$TB_TOP/tools/patches/pad-irqoff" \
+		trace,patches="$TB_TOP/tools/patches/irqsoff-key/series" \
+		>"$TB_OUT/bench-icount.log" 2>&1
+	result $? "bench.sh --icount: trace and the two example patch series"
+	sed 's/^/[bench icount] /' "$TB_OUT/bench-icount.log"
+	"$TB_TOP/tools/report.py" "$icount" | sed 's/^/[report icount] /'
+	if report_json "$icount" trace.off "$icount/report.json"; then
+		expect_diff "$icount/report.json" $pad.off irq eq 16 exact &&
+			expect_diff "$icount/report.json" $pad.off irq_save eq 16 exact &&
+			expect_diff "$icount/report.json" $pad.off preempt eq 0 exact &&
+			expect_diff "$icount/report.json" $pad.off raw_irq eq 0 exact
+		result $? "report: pad-irqoff costs irq and irq_save exactly 16, preempt nothing"
+		expect_diff "$icount/report.json" $key.off irq lt 0 exact &&
+			expect_diff "$icount/report.json" $key.off irq_save lt 0 exact
+		result $? "report: irqsoff-key saves on irq and irq_save, events off"
+	else
+		result 1 "report.py reads the icount results"
+	fi
+	"$TB_TOP/tools/report.py" --primitives all --plot "$icount/fig" \
+		"$icount" >/dev/null 2>&1 &&
+		check_figures "$icount/fig" trace.off trace.on $pad.off $pad.on \
+			$key.off $key.on
+	result $? "report --plot: CDFs and per-CPU medians of every row, SVG and PNG"
+
+	"$TB_TOP/tools/bench.sh" --rounds 10 --out "$tcg" a=trace b=trace \
+		>"$TB_OUT/bench-tcg.log" 2>&1
+	result $? "bench.sh, plain TCG: trace twice, 10 rounds in one boot"
+	sed 's/^/[bench tcg] /' "$TB_OUT/bench-tcg.log"
+	"$TB_TOP/tools/report.py" --alpha 0.001 "$tcg" | sed 's/^/[report tcg] /'
+	if report_json "$tcg" a.off "$tcg/report.json"; then
+		expect_significant "$tcg/report.json" b.off no
+		result $? "report: A/A (the same kernel and state twice) is not significant"
+		expect_significant "$tcg/report.json" a.on yes
+		result $? "report: events on against off is significant"
+	else
+		result 1 "report.py reads the plain TCG results"
+	fi
+	echo "[bench] the comparisons took $((SECONDS - start)) s"
+}
+case " $TB_BUILT_KERNELS " in
+*" trace "*)	check_bench ;;
+esac
+
 echo "# make check took $((SECONDS - start)) s"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
