@@ -412,7 +412,7 @@ for prim in ("irq", "preempt", "irq_save"):
     print(f"[bench] {row} {prim}: diff {e['diff']} CI [{lo}, {hi}] p {e.get('p')} {e['mark']}")
     if e.get("p") is None or sig != (want == "yes"):
         bad = 1
-    # a significant difference's interval must exclude 0, and the other way
+    # a significant difference's interval must exclude 0
     if want == "yes" and not (lo > 0 or hi < 0):
         bad = 1
 sys.exit(bad)
@@ -501,8 +501,79 @@ check_bench()
 	fi
 	echo "[bench] the comparisons took $((SECONDS - start)) s"
 }
+# expect_error WORDS COMMAND...: COMMAND fails, and its stderr says WORDS
+expect_error()
+{
+	local words=$1 log=$TB_OUT/bench-error.log
+
+	shift
+	if "$@" >/dev/null 2>"$log"; then
+		echo "[bench] succeeded: $*"
+		return 1
+	fi
+	grep -q -- "$words" "$log" && return 0
+	echo "[bench] '$*' did not say '$words':"
+	sed 's/^/[bench]   /' "$log"
+	return 1
+}
+
+# Every bad input gets a clear message and a non-zero exit.
+check_bench_errors()
+{
+	local bad tmp=$TB_OUT/bench-bad bench=$TB_TOP/tools/bench.sh rc=0
+	local report=$TB_TOP/tools/report.py collect=$TB_TOP/tools/guest/collect.sh
+
+	rm -rf "$tmp" && mkdir -p "$tmp/series" "$tmp/empty" || return 1
+	bad=$tmp/series/0001-tracing-a-patch-that-does-not-apply.patch
+	printf '%s\n' '--- a/kernel/trace/trace_preemptirq.c' \
+		'+++ b/kernel/trace/trace_preemptirq.c' '@@ -1,3 +1,3 @@' \
+		'-// no such line in linux-source-6.12' '+// nor this one' \
+		' /*' ' * preemptoff and irqoff tracepoints' >"$bad"
+	echo "missing.patch" >"$tmp/series/series.bad"
+	expect_error "patch $bad does not apply" "$bench" --out "$tmp/o1" \
+		trace,patches="$tmp/series" || rc=1
+	expect_error "names missing.patch" "$bench" --out "$tmp/o2" \
+		trace,patches="$tmp/series/series.bad" || rc=1
+	expect_error "no \\*.patch files" "$bench" --out "$tmp/o2" \
+		trace,patches="$tmp/empty" || rc=1
+	expect_error "no such patch series" "$bench" trace,patches=/nonexistent || rc=1
+	expect_error "no such kconfig fragment" "$bench" trace,config=/nonexistent || rc=1
+	expect_error "is no kernel variant" "$bench" nosuch || rc=1
+	expect_error "two kernels are labelled" "$bench" trace trace || rc=1
+	expect_error "give your own build a label" "$bench" bzimage=/etc/hostname || rc=1
+	expect_error "build=DIR" "$bench" me=bzimage=/etc/hostname || rc=1
+	expect_error "want a count" "$bench" --rounds 0 trace || rc=1
+	expect_error "list of out, off and on" "$bench" --states of trace || rc=1
+	expect_error "unknown option" "$bench" --frobnicate trace || rc=1
+	expect_error "no such directory" "$report" /nonexistent || rc=1
+	expect_error "no results.json" "$report" "$tmp" || rc=1
+	expect_error "no row nosuch.off" "$report" --reference nosuch.off \
+		"$TB_OUT/bench-icount" || rc=1
+	expect_error "invalid choice" "$report" --format xml "$TB_OUT/bench-icount" || rc=1
+	expect_error "wants a count" sh "$collect" --rounds 0 "$tmp/o3" || rc=1
+	expect_error "a state is out, off or on" sh "$collect" --states up "$tmp/o3" || rc=1
+	return $rc
+}
+
+# The runner's JSON is the same from busybox's sh and awk as from the host's.
+check_json_busybox()
+{
+	local dir=$TB_OUT/bench-icount bin=$TB_OUT/busybox-bin
+
+	rm -rf "$bin" && mkdir -p "$bin" &&
+		ln -s /bin/busybox "$bin/awk" && ln -s /bin/busybox "$bin/sh" &&
+		PATH=$bin:$PATH busybox sh "$TB_TOP/tools/guest/json.sh" "$dir" |
+		cmp - "$dir/results.json"
+}
+
 case " $TB_BUILT_KERNELS " in
-*" trace "*)	check_bench ;;
+*" trace "*)
+	check_bench
+	check_json_busybox
+	result $? "json.sh under busybox sh and awk writes the same results.json"
+	check_bench_errors
+	result $? "bench.sh, report.py and collect.sh refuse bad input, saying why"
+	;;
 esac
 
 echo "# make check took $((SECONDS - start)) s"
