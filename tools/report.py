@@ -348,7 +348,7 @@ def per_cpu_medians(row, prim):
     return sorted((cpu, median(v)) for cpu, v in acc.items())
 
 
-def plot(tables, rows, order, prims, outdir):
+def plot(rows, order, prims, outdir):
     import matplotlib
     matplotlib.use("Agg")
     matplotlib.rcParams["svg.fonttype"] = "none"
@@ -447,7 +447,7 @@ def main():
             raise ReportError(f"no row {ref}; the rows are: "
                               f"{', '.join(order)}")
         tables = analyse(rows, order, ref, prims, args)
-        figures = plot(tables, rows, order, prims, args.plot) \
+        figures = plot(rows, order, prims, args.plot) \
             if args.plot else []
     except ReportError as e:
         print(f"report.py: {e}", file=sys.stderr)
