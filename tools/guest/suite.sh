@@ -1439,7 +1439,40 @@ group_tracepoints()
 	run_test "events off again give the exact earlier medians" \
 		test_tracepoints_restore
 	run_test "compare.sh --host measures off and on" test_compare_host
+	run_test "collect.sh on its own: two rounds, off and on, and the JSON" \
+		test_collect_alone
 	run_test "unload" unload
+}
+
+# collect.sh as a minimal machine runs it, busybox alone: every run of
+# two rounds in both states with all its files, and results.json with
+# four runs, the round order kept (ABAB: off, on, off, on)
+test_collect_alone()
+{
+	local out=/tmp/collect-alone d p n rc
+
+	rm -rf $out
+	/tests/collect.sh --rounds 2 --nr-samples 1000 --labels me $out \
+		2>/tmp/collect-alone.log || { cat /tmp/collect-alone.log; return 1; }
+	for d in me.off.r1 me.on.r1 me.off.r2 me.on.r2; do
+		[ -s $out/runs/$d/summary ] || { diag "no $d"; return 1; }
+		for p in $PRIMS; do
+			[ -s $out/runs/$d/$p.histogram ] &&
+				[ -s $out/runs/$d/$p.per_cpu ] ||
+				{ diag "$d lacks $p's files"; return 1; }
+		done
+	done
+	expect "seq of me.on.r2" "$(sed -n 's/^seq //p' $out/runs/me.on.r2/meta)" 4 &&
+		expect "kernels/me.env states" \
+			"$(sed -n 's/^states //p' $out/kernels/me.env)" "off on" ||
+		return 1
+	n=$(grep -o '"id":"me\.o[nf]*\.r[12]"' $out/results.json | wc -l)
+	expect "runs in results.json" "$n" 4 &&
+		expect "results.json starts" "$(head -c 33 $out/results.json)" \
+			'{"format":"tracerbench-results 1"'
+	rc=$?
+	rm -rf $out
+	return $rc
 }
 
 # --- baseline: traced against raw primitives, under icount ---------------------
