@@ -106,7 +106,8 @@ write_env()
 		echo "host_cpus $(nproc)"
 		echo "host_kernel $(uname -r)"
 		echo "host_load $(cut -d ' ' -f 1-3 /proc/loadavg)"
-		echo "tracerbench $(tb_version)"
+		# a machine without make has the module's version only
+		echo "tracerbench $(tb_version 2>/dev/null)"
 		echo "rounds $rounds"
 		echo "nr_samples $nr_samples"
 		echo "do_work $do_work"

@@ -190,9 +190,10 @@ tb_kunit_log()
 }
 
 # Pack busybox, the guest scripts and the module for kernel $1 into $2,
-# with bash and tools/compare.sh under /tb, so that the guest can run it as
-# a real machine would. A third argument packs that tracerbench.ko instead,
-# e.g. one DKMS built, and any more go into / as they are.
+# with bash, tools/compare.sh and tools/bench.sh under /tb, so that the
+# guest can run them as a real machine would. A third argument packs that
+# tracerbench.ko instead, e.g. one DKMS built, and any more go into / as
+# they are.
 tb_make_initramfs()
 {
 	local root
@@ -206,7 +207,9 @@ tb_make_initramfs()
 		cp /bin/bash-static "$root"/bin/bash &&
 		cp "$TB_TOP"/tools/compare.sh "$TB_TOP"/tools/lib.sh \
 			"$root"/tb/tools/ &&
-		cp "$TB_TOP"/tools/guest/measure.sh "$root"/tb/tools/guest/ &&
+		cp "$TB_TOP"/tools/bench.sh "$root"/tb/tools/ &&
+		cp "$TB_TOP"/tools/guest/measure.sh "$TB_TOP"/tools/guest/collect.sh \
+			"$TB_TOP"/tools/guest/json.sh "$root"/tb/tools/guest/ &&
 		cp "$TB_TOP"/tools/guest/init "$root"/init &&
 		cp "$TB_TOP"/tools/guest/*.sh "$root"/tests/ &&
 		cp "${3:-$(tb_module "$1")}" "$root"/tracerbench.ko &&

@@ -1441,7 +1441,28 @@ group_tracepoints()
 	run_test "compare.sh --host measures off and on" test_compare_host
 	run_test "collect.sh on its own: two rounds, off and on, and the JSON" \
 		test_collect_alone
+	run_test "bench.sh --host: a results directory of the running kernel" \
+		test_bench_host
 	run_test "unload" unload
+}
+
+# tools/bench.sh --host, with bash as a real machine has it: the
+# environment says host mode and the label, every run is there
+test_bench_host()
+{
+	local out=/tmp/bench-host rc
+
+	rm -rf $out
+	/tb/tools/bench.sh --host --label box --rounds 1 --nr-samples 1000 \
+		--out $out >/tmp/bench-host.log 2>&1 ||
+		{ cat /tmp/bench-host.log; return 1; }
+	expect "env mode" "$(sed -n 's/^mode //p' $out/env)" host &&
+		expect "env kernels" "$(sed -n 's/^kernels //p' $out/env)" box &&
+		expect "runs" "$(ls $out/runs | tr '\n' ' ')" "box.off.r1 box.on.r1 " &&
+		grep -q '"box":{"label":"box"' $out/results.json
+	rc=$?
+	rm -rf $out
+	return $rc
 }
 
 # collect.sh as a minimal machine runs it, busybox alone: every run of
