@@ -22,6 +22,8 @@
 #		might-sleep checks, then fault injection and a leak scan
 #   kunit	tracerbench_kunit.ko on debug: each KUnit case a result
 #   compare	tools/compare.sh --icount on notrace and trace
+#   bench	tools/bench.sh and tools/report.py: the example patches under
+#		icount, exactly; A/A and off/on in plain TCG, tested
 #
 # Prints every result and, last, "N passed, N failed"; exits non-zero on any
 # failure. TB_KERNELS="6.12" limits the kernels, for a quicker loop.
