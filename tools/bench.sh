@@ -220,7 +220,12 @@ parse_spec()
 	fi
 	if [ -z "$label" ]; then
 		label=$base
-		[ -n "$p" ] && label=$label+$(basename "${p%/series}")
+		# a series file is named for its directory, whatever its name
+		if [ -f "$p" ]; then
+			label=$label+$(basename "$(dirname "$p")")
+		elif [ -n "$p" ]; then
+			label=$label+$(basename "$p")
+		fi
 		for val in $f; do
 			label=$label+$(basename "$val" .config)
 		done
