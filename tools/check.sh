@@ -456,6 +456,24 @@ PYEOF
 	return $rc
 }
 
+# check_report_forms DIR: a markdown table row per kernel and state for
+# each primitive; DIR and a copy of it read together keep their rows apart
+# under the directories' names
+check_report_forms()
+{
+	local copy=$TB_OUT/bench-icount-copy n
+
+	n=$("$TB_TOP/tools/report.py" --format markdown "$1" |
+		grep -c '^| trace+pad-irqoff\.off | 1 | ')
+	[ "$n" = 3 ] || { echo "[bench] markdown: $n rows of trace+pad-irqoff.off, want 3"; return 1; }
+	rm -rf "$copy" && cp -r "$1" "$copy" || return 1
+	n=$("$TB_TOP/tools/report.py" --reference bench-icount/trace.off \
+		"$1" "$copy" | grep -Ec '^  bench-icount(-copy)?/trace\+pad-irqoff\.off +1 +100 .* \+16 +exact')
+	# irq and irq_save, from each directory
+	[ "$n" = 4 ] || { echo "[bench] two directories: $n rows of */trace+pad-irqoff.off at +16, want 4"; return 1; }
+	rm -rf "$copy"
+}
+
 check_bench()
 {
 	local icount=$TB_OUT/bench-icount tcg=$TB_OUT/bench-tcg start
@@ -482,6 +500,8 @@ check_bench()
 	else
 		result 1 "report.py reads the icount results"
 	fi
+	check_report_forms "$icount"
+	result $? "report: markdown tables, and two directories with the same labels kept apart"
 	"$TB_TOP/tools/report.py" --primitives all --plot "$icount/fig" \
 		"$icount" >/dev/null 2>&1 &&
 		check_figures "$icount/fig" trace.off trace.on $pad.off $pad.on \
@@ -552,6 +572,8 @@ check_bench_errors()
 	expect_error "no row nosuch.off" "$report" --reference nosuch.off \
 		"$TB_OUT/bench-icount" || rc=1
 	expect_error "invalid choice" "$report" --format xml "$TB_OUT/bench-icount" || rc=1
+	expect_error "given twice" "$report" "$TB_OUT/bench-icount" \
+		"$TB_OUT/bench-icount/" || rc=1
 	expect_error "wants a count" sh "$collect" --rounds 0 "$tmp/o3" || rc=1
 	expect_error "a state is out, off or on" sh "$collect" --states up "$tmp/o3" || rc=1
 	return $rc

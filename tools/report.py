@@ -62,6 +62,10 @@ def load_dir(path):
 
 
 def build_rows(dirs):
+    real = [os.path.realpath(d) for d in dirs]
+    for i, r in enumerate(real):
+        if r in real[:i]:
+            raise ReportError(f"{dirs[i]}: given twice")
     docs = [(d, load_dir(d)) for d in dirs]
     # a label that two directories use is told apart by the directory
     seen = {}
