@@ -53,6 +53,11 @@ specs=()
 cmdline="tools/bench.sh $*"
 while [ $# -gt 0 ]; do
 	case $1 in
+	--out | --rounds | --states | --nr-samples | --label)
+		[ $# -ge 2 ] && [[ $2 != -* ]] || die "$1 wants a value"
+		;;
+	esac
+	case $1 in
 	--out)		out=${2:-}; shift ;;
 	--rounds)	rounds=${2:-}; shift ;;
 	--states)	states=${2:-}; shift ;;

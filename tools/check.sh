@@ -471,6 +471,12 @@ check_report_forms()
 		"$1" "$copy" | grep -Ec '^  bench-icount(-copy)?/trace\+pad-irqoff\.off +1 +100 .* \+16 +exact')
 	# irq and irq_save, from each directory
 	[ "$n" = 4 ] || { echo "[bench] two directories: $n rows of */trace+pad-irqoff.off at +16, want 4"; return 1; }
+	# two machines' results/ of the same name: told apart by their paths
+	rm -rf "$copy" && mkdir -p "$copy/a" "$copy/b" &&
+		cp -r "$1" "$copy/a/res" && cp -r "$1" "$copy/b/res" || return 1
+	n=$(cd "$copy" && "$TB_TOP/tools/report.py" --reference a/res/trace.off \
+		a/res b/res | grep -Ec '^  [ab]/res/trace\+pad-irqoff\.off +1 +100 .* \+16 +exact')
+	[ "$n" = 4 ] || { echo "[bench] two res/ directories: $n rows of */res/trace+pad-irqoff.off at +16, want 4"; return 1; }
 	rm -rf "$copy"
 }
 
@@ -580,21 +586,36 @@ check_bench_errors()
 }
 
 # The runner's JSON is the same from busybox's sh and awk as from the host's.
+# On a copy whose env holds a backslash, quotes and a tab, as a Windows
+# path or a quoted command line would: both JSON documents must parse and
+# give those characters back.
 check_json_busybox()
 {
-	local dir=$TB_OUT/bench-icount bin=$TB_OUT/busybox-bin
+	local dir=$TB_OUT/bench-icount copy=$TB_OUT/bench-json
+	local bin=$TB_OUT/busybox-bin tricky
 
-	rm -rf "$bin" && mkdir -p "$bin" &&
+	tricky=$(printf 'C:\\tb "quoted"\tend\\')
+	rm -rf "$bin" "$copy" && mkdir -p "$bin" &&
 		ln -s /bin/busybox "$bin/awk" && ln -s /bin/busybox "$bin/sh" &&
-		PATH=$bin:$PATH busybox sh "$TB_TOP/tools/guest/json.sh" "$dir" |
-		cmp - "$dir/results.json"
+		cp -r "$dir" "$copy" &&
+		echo "note $tricky" >>"$copy/env" || return 1
+	PATH=$bin:$PATH busybox sh "$TB_TOP/tools/guest/json.sh" "$copy" \
+		>"$copy/busybox.json" &&
+		sh "$TB_TOP/tools/guest/json.sh" "$copy" >"$copy/host.json" &&
+		cmp "$copy/busybox.json" "$copy/host.json" &&
+		$PY - "$copy/host.json" "$tricky" <<'PYEOF' && rm -rf "$copy"
+import json, sys
+note = json.load(open(sys.argv[1]))["env"]["note"]
+print(f"[bench] env note read back as {note!r}")
+sys.exit(note != sys.argv[2])
+PYEOF
 }
 
 case " $TB_BUILT_KERNELS " in
 *" trace "*)
 	check_bench
 	check_json_busybox
-	result $? "json.sh under busybox sh and awk writes the same results.json"
+	result $? "json.sh: busybox and the host awk write the same JSON, escaped"
 	check_bench_errors
 	result $? "bench.sh, report.py and collect.sh refuse bad input, saying why"
 	;;

@@ -82,9 +82,13 @@ for l in $labels; do
 done
 [ -n "$labels" ] || die "--labels names no kernel"
 
-# The states this kernel has, then those of them asked for.
+# The states this kernel has, then those of them asked for. A kernel with
+# the tracepoints whose events cannot be found (tracefs not mounted) must
+# not pass for one without them.
 if [ -e "$EVENTS" ]; then
 	have="off on"
+elif grep -qx 'preemptirq_tracepoints yes' "$TB/summary"; then
+	die "$(uname -r) has the preemptirq tracepoints, but not $EVENTS: is tracefs mounted?"
 else
 	have=out
 fi
@@ -107,6 +111,15 @@ done
 echo "$nr_samples" >"$TB/nr_samples" &&
 	echo "$do_work" >"$TB/do_work" &&
 	echo "$cpus" >"$TB/cpus" || die "cannot configure tracerbench (--cpus '$cpus'?)"
+
+# Leave the events as they were found, also when a run fails or the
+# user interrupts: on a real machine they may have been on by choice.
+# A mix of events on and off ("X") is left at the last run's state.
+if [ -e "$EVENTS" ]; then
+	events_were=$(cat "$EVENTS")
+	trap 'case $events_were in 0 | 1) echo "$events_were" >"$EVENTS" ;; esac' EXIT
+	trap 'exit 1' INT TERM
+fi
 
 mkdir -p "$out/runs" "$out/kernels" || die "cannot create $out"
 
@@ -206,7 +219,6 @@ while [ "$r" -le "$last" ]; do
 	done
 	r=$((r + 1))
 done
-[ -e "$EVENTS" ] && events 0
 
 # the guest's host writes the JSON of everything it gathers
 [ $emit = 1 ] && exit 0

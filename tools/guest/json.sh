@@ -40,8 +40,18 @@ files | while read -r f; do
 	cat "$f" || echo "@@@ unreadable $f"
 done | awk '
 /^@@@ unreadable / { print "json.sh: cannot read " substr($0, 16) > "/dev/stderr"; bad = 1; next }
+# s with every match of the regular expression re replaced by the literal
+# by. Not gsub(): what a backslash in its replacement does differs between
+# awks (mawk, busybox). re is a string: a /re/ argument is matched to $0.
+function replace(s, re, by,	n, part, i, r) {
+	n = split(s, part, re)
+	r = part[1]
+	for (i = 2; i <= n; i++)
+		r = r by part[i]
+	return r
+}
 function str(s) {
-	gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); gsub(/\t/, "\\t", s)
+	s = replace(replace(replace(s, "\\\\", "\\\\"), "\"", "\\\""), "\t", "\\t")
 	gsub(/[\001-\037]/, " ", s)
 	return "\"" s "\""
 }

@@ -1471,14 +1471,19 @@ test_bench_host()
 
 # collect.sh as a minimal machine runs it, busybox alone: every run of
 # two rounds in both states with all its files, and results.json with
-# four runs, the round order kept (ABAB: off, on, off, on)
+# four runs, the round order kept (ABAB: off, on, off, on). The events
+# were on before, as a user may have them: they are on after.
 test_collect_alone()
 {
 	local out=/tmp/collect-alone d p n rc
 
 	rm -rf $out
+	echo 1 >$PREEMPTIRQ/enable
 	/tests/collect.sh --rounds 2 --nr-samples 1000 --labels me $out \
 		2>/tmp/collect-alone.log || { cat /tmp/collect-alone.log; return 1; }
+	n=$(cat $PREEMPTIRQ/enable)
+	echo 0 >$PREEMPTIRQ/enable
+	expect "events after collect.sh" "$n" 1 || return 1
 	for d in me.off.r1 me.on.r1 me.off.r2 me.on.r2; do
 		[ -s $out/runs/$d/summary ] || { diag "no $d"; return 1; }
 		for p in $PRIMS; do
