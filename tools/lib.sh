@@ -126,6 +126,8 @@ tb_packages()
 	echo $TB_ARCH_PACKAGES
 	echo linux-source-6.12 xz-utils bc bison flex libelf-dev libssl-dev
 	echo dkms sparse
+	# tools/report.py
+	echo python3 python3-scipy python3-matplotlib
 	for k in $TB_KERNELS; do
 		img=$(tb_image_pkg "$k")
 		echo "$img" "${img/image/headers}"
@@ -197,8 +199,31 @@ tb_release()
 		grep -o 'linux-image-[^ ,]*' | head -n 1 | sed 's/^linux-image-//'
 }
 
+# Kernels known by a label of the caller's choosing, such as the patched
+# kernels and users' own builds of tools/bench.sh: tb_custom_kernel LABEL
+# KDIR VMLINUZ makes tb_kdir and tb_vmlinuz, and so tb_build_module,
+# tb_make_initramfs and tb_boot, take LABEL as a kernel.
+declare -gA TB_CUSTOM_KDIR=() TB_CUSTOM_VMLINUZ=()
+
+tb_custom_kernel()
+{
+	TB_CUSTOM_KDIR[$1]=$2
+	TB_CUSTOM_VMLINUZ[$1]=$3
+}
+
+tb_custom_kdir()
+{
+	[ -n "${TB_CUSTOM_KDIR[$1]:-}" ] && echo "${TB_CUSTOM_KDIR[$1]}"
+}
+
+tb_custom_vmlinuz()
+{
+	[ -n "${TB_CUSTOM_VMLINUZ[$1]:-}" ] && echo "${TB_CUSTOM_VMLINUZ[$1]}"
+}
+
 tb_kdir()
 {
+	tb_custom_kdir "$1" && return
 	if tb_is_built "$1"; then
 		tb_kernel_dir "$1"
 	else
@@ -208,6 +233,7 @@ tb_kdir()
 
 tb_vmlinuz()
 {
+	tb_custom_vmlinuz "$1" && return
 	if tb_is_built "$1"; then
 		echo "$(tb_kernel_dir "$1")/$TB_KIMAGE"
 	else
@@ -276,10 +302,11 @@ tb_kunit_log()
 }
 
 # Pack busybox, the guest scripts and the module for kernel $1 into $2,
-# with bash and tools/compare.sh under /tb, so that the guest can run it as
-# a real machine would. A third argument packs that tracerbench.ko instead,
-# e.g. one DKMS built, and any more go into / as they are. The programs are
-# the guest architecture's (tb_guest_debs, TB_GUEST_CC).
+# with bash, tools/compare.sh and tools/bench.sh under /tb, so that the
+# guest can run them as a real machine would. A third argument packs that
+# tracerbench.ko instead, e.g. one DKMS built, and any more go into / as
+# they are. The programs are the guest architecture's (tb_guest_debs,
+# TB_GUEST_CC).
 tb_make_initramfs()
 {
 	local root debs
@@ -295,7 +322,9 @@ tb_make_initramfs()
 		cp "$TB_TOP"/tools/compare.sh "$TB_TOP"/tools/lib.sh \
 			"$root"/tb/tools/ &&
 		cp "$TB_TOP"/tools/arch/*.conf "$root"/tb/tools/arch/ &&
-		cp "$TB_TOP"/tools/guest/measure.sh "$root"/tb/tools/guest/ &&
+		cp "$TB_TOP"/tools/bench.sh "$root"/tb/tools/ &&
+		cp "$TB_TOP"/tools/guest/measure.sh "$TB_TOP"/tools/guest/collect.sh \
+			"$TB_TOP"/tools/guest/json.sh "$root"/tb/tools/guest/ &&
 		cp "$TB_TOP"/tools/guest/init "$root"/init &&
 		cp "$TB_TOP"/tools/guest/*.sh "$root"/tests/ &&
 		cp "${3:-$(tb_module "$1")}" "$root"/tracerbench.ko &&
@@ -432,4 +461,180 @@ tb_build_kernel()
 			make -C "$TB_SRC" O="$dir" "${TB_KMAKE[@]}" -j"$(nproc)" all
 	} >"$dir/build.log" 2>&1 || return 1
 	touch "$dir/.tb-built"
+}
+
+# --- Kernels of linux-source-6.12 with patches and extra fragments -------
+#
+# Such a kernel builds from a tree of its own: a hard-linked copy of the
+# source (cp -al, cheap) with the build in its subdirectory b/. There kbuild
+# uses the relative srctree "..", so that every path it records is relative
+# and a copy of the whole tree builds incrementally where it lies. Each
+# variant has one such base tree, built once; a patched kernel starts from a
+# copy of it whose sources are hard links and whose build outputs are real
+# copies (objtool rewrites objects in place, and must not write through a
+# link into the base). GNU patch replaces the files it changes, so the links
+# of patched files break and the base sources stay as they are; the new
+# modification times make kbuild rebuild what depends on them.
+TB_TREES=$TB_CACHE/trees
+
+tb_tree_base_dir()
+{
+	echo "$TB_TREES/$(basename "$(tb_kernel_dir "$1")")"
+}
+
+# tb_tree_build TREE VARIANT [FRAGMENT...]: configure TREE/b as VARIANT
+# plus the fragments, unless it has a configuration already, check that
+# every option asked for is set, and build; the log is TREE/b/build.log.
+tb_tree_build()
+{
+	local tree=$1 variant=$2 opt missing=0
+
+	shift 2
+	{
+		if [ ! -f "$tree/b/.config" ]; then
+			make -C "$tree" O="$tree/b" tinyconfig &&
+				"$tree"/scripts/kconfig/merge_config.sh -m \
+					-O "$tree/b" "$tree/b/.config" \
+					$(tb_fragments "$variant") &&
+				make -C "$tree" O="$tree/b" olddefconfig ||
+				return 1
+		fi
+		if [ $# -gt 0 ]; then
+			"$tree"/scripts/kconfig/merge_config.sh -m \
+				-O "$tree/b" "$tree/b/.config" "$@" &&
+				make -C "$tree" O="$tree/b" olddefconfig ||
+				return 1
+		fi
+		for opt in $(grep -h '^CONFIG_' $(tb_fragments "$variant") "$@"); do
+			grep -qx "$opt" "$tree/b/.config" && continue
+			echo "tracerbench: $tree lacks $opt" >&2
+			missing=1
+		done
+		[ $missing = 0 ] &&
+			make -C "$tree" O="$tree/b" -j"$(nproc)" all
+	} >>"$tree/b/build.log" 2>&1
+}
+
+# Build the base tree of variant $1 unless the cache has it.
+tb_build_tree_base()
+{
+	local dir
+
+	dir=$(tb_tree_base_dir "$1")
+	[ -f "$dir/b/.tb-built" ] && return 0
+	tb_kernel_source || return 1
+	echo "tracerbench: building the $1 base tree in $dir" >&2
+	rm -rf "$dir" && mkdir -p "$TB_TREES" &&
+		cp -al "$TB_SRC" "$dir" && mkdir "$dir/b" &&
+		tb_tree_build "$dir" "$1" || return 1
+	touch "$dir/b/.tb-built"
+}
+
+# tb_patch_list PATH: the patches PATH names, one path a line, in order: a
+# quilt series file (or a directory holding one), whose names are relative
+# to its directory, or else a directory's *.patch files in name order, as
+# git format-patch numbers them.
+tb_patch_list()
+{
+	local path=$1 series dir name opts
+
+	if [ -d "$path" ] && [ -f "$path/series" ]; then
+		series=$path/series
+	elif [ -d "$path" ]; then
+		ls "$path"/*.patch 2>/dev/null | LC_ALL=C sort
+		[ -n "$(ls "$path"/*.patch 2>/dev/null)" ] && return 0
+		echo "tracerbench: no *.patch files and no series in $path" >&2
+		return 1
+	elif [ -f "$path" ]; then
+		series=$path
+	else
+		echo "tracerbench: no such patch series: $path" >&2
+		return 1
+	fi
+	dir=$(dirname "$series")
+	sed -e 's/#.*//' "$series" | while read -r name opts; do
+		[ -n "$name" ] || continue
+		if [ -n "$opts" ] && [ "$opts" != -p1 ]; then
+			echo "tracerbench: $series: $name: only -p1 is supported, not $opts" >&2
+			return 1
+		fi
+		if [ ! -f "$dir/$name" ]; then
+			echo "tracerbench: $series names $name, which $dir lacks" >&2
+			return 1
+		fi
+		echo "$dir/$name"
+	done
+}
+
+# tb_patched_dir VARIANT PATCHES FRAGMENTS: where VARIANT with the patch
+# series PATCHES (a path, or empty) and the kconfig fragments FRAGMENTS (a
+# space-separated list) builds; keyed by the base tree and the contents,
+# in order, of every patch and fragment.
+tb_patched_dir()
+{
+	local key patches
+
+	if [ -n "$2" ]; then
+		patches=$(tb_patch_list "$2") || return 1
+	fi
+	key=$({
+		basename "$(tb_tree_base_dir "$1")"
+		for p in $patches; do
+			sha256sum <"$p"
+		done
+		echo fragments
+		for f in $3; do
+			sha256sum <"$f"
+		done
+	} | sha256sum | cut -c 1-16)
+	echo "$(tb_tree_base_dir "$1")-$key"
+}
+
+# tb_build_patched VARIANT PATCHES FRAGMENTS: build what tb_patched_dir
+# names, unless the cache has it, from a copy of the variant's base tree;
+# prints the tree's build directory (its kernel build tree).
+tb_build_patched()
+{
+	local variant=$1 patches=$2 frags=$3 dir base p list
+
+	for p in $frags; do
+		[ -f "$p" ] || { echo "tracerbench: no such fragment: $p" >&2; return 1; }
+	done
+	dir=$(tb_patched_dir "$variant" "$patches" "$frags") || return 1
+	if [ ! -f "$dir/b/.tb-built" ]; then
+		list=
+		if [ -n "$patches" ]; then
+			list=$(tb_patch_list "$patches") || return 1
+		fi
+		tb_build_tree_base "$variant" || {
+			echo "tracerbench: building the $variant base tree failed: $(tb_tree_base_dir "$variant")/b/build.log" >&2
+			return 1
+		}
+		base=$(tb_tree_base_dir "$variant")
+		rm -rf "$dir" && mkdir "$dir" || return 1
+		# the sources as links, the build as copies
+		(cd "$base" && find . -mindepth 1 -maxdepth 1 ! -name b \
+			-exec cp -al {} "$dir/" \;) &&
+			cp -a "$base/b" "$dir/b" && rm -f "$dir/b/.tb-built" || return 1
+		echo "# $variant $patches $frags" >"$dir/b/build.log"
+		for p in $list; do
+			if ! patch -d "$dir" -p1 -N -s --batch \
+				--no-backup-if-mismatch -r - <"$p" \
+				>"$dir/b/patch.log" 2>&1; then
+				echo "tracerbench: patch $p does not apply to linux-source-6.12:" >&2
+				sed 's/^/  /' "$dir/b/patch.log" >&2
+				rm -rf "$dir"
+				return 1
+			fi
+		done
+		echo "tracerbench: building $variant${patches:+ + $patches}${frags:+ + $frags} in $dir" >&2
+		local start=$SECONDS
+		if ! tb_tree_build "$dir" "$variant" $frags; then
+			echo "tracerbench: building $dir failed: $dir/b/build.log" >&2
+			return 1
+		fi
+		echo "tracerbench: built in $((SECONDS - start)) s" >&2
+		touch "$dir/b/.tb-built"
+	fi
+	echo "$dir/b"
 }

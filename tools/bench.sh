@@ -1,0 +1,415 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# bench.sh: measure tracerbench on any kernels, in every state each has,
+# in rounds, and keep everything in one results directory for
+# tools/report.py. See "Measuring tracepoint cost" in README.md.
+#
+# Each round boots every kernel once (kernels with the same image share a
+# boot) and, in each boot, runs the benchmark once per state and label in
+# turn, so that kernels and states alternate (ABAB...) and drift lands on
+# all of them alike. The guest side is tools/guest/collect.sh, which --host
+# runs on this machine's kernel instead.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+usage()
+{
+	cat >&2 <<EOF
+usage: tools/bench.sh [options] KERNEL...
+       tools/bench.sh --host [options]
+KERNEL is one of
+  [LABEL=]VARIANT                  notrace, trace or debug, built from
+                                   linux-source-6.12 (tools/kconfig/)
+  [LABEL=]VARIANT,patches=PATH[,config=FRAGMENT]...
+                                   that variant with a patch series (a
+                                   directory of git format-patch files, or
+                                   a quilt series file or a directory with
+                                   one) and/or extra kconfig fragments
+  LABEL=bzimage=FILE,build=DIR     your own build: the image and the build
+                                   tree to build the module against
+options:
+  --out DIR        results directory (default .out/bench-DATE-TIME)
+  --rounds N       rounds (default 5)
+  --states LIST    among out,off,on (default: every state a kernel has)
+  --icount         exact guest clock: -icount shift=0,sleep=off
+  --nr-samples N   samples per primitive per CPU and run (default 10000)
+  --do-work        time the simulated critical section inside each pair
+  --host           measure this machine's running kernel (root)
+  --label LABEL    the running kernel's label with --host (default host)
+EOF
+	exit 2
+}
+
+die()
+{
+	echo "bench.sh: $*" >&2
+	exit 1
+}
+
+out='' rounds=5 states='' icount=0 nr_samples=10000 do_work=0 host=0
+host_label=host
+specs=()
+cmdline="tools/bench.sh $*"
+while [ $# -gt 0 ]; do
+	case $1 in
+	--out | --rounds | --states | --nr-samples | --label)
+		[ $# -ge 2 ] && [[ $2 != -* ]] || die "$1 wants a value"
+		;;
+	esac
+	case $1 in
+	--out)		out=${2:-}; shift ;;
+	--rounds)	rounds=${2:-}; shift ;;
+	--states)	states=${2:-}; shift ;;
+	--icount)	icount=1 ;;
+	--nr-samples)	nr_samples=${2:-}; shift ;;
+	--do-work)	do_work=1 ;;
+	--host)		host=1 ;;
+	--label)	host_label=${2:-}; shift ;;
+	-h | --help)	usage ;;
+	-*)		echo "bench.sh: unknown option $1" >&2; usage ;;
+	*)		specs+=("$1") ;;
+	esac
+	shift
+done
+for n in "$rounds" "$nr_samples"; do
+	[[ $n =~ ^[1-9][0-9]{0,8}$ ]] ||
+		die "--rounds and --nr-samples want a count from 1, not '$n'"
+done
+[[ $states =~ ^((out|off|on)(,(out|off|on))*)?$ ]] ||
+	die "--states wants a list of out, off and on, not '$states'"
+if [ $host = 1 ]; then
+	[ ${#specs[@]} = 0 ] || die "--host measures the running kernel: no KERNEL"
+	[ $icount = 0 ] || die "--icount applies to QEMU guests only"
+else
+	[ ${#specs[@]} -gt 0 ] || { echo "bench.sh: no kernel given" >&2; usage; }
+fi
+
+# make_out: the results directory, new
+make_out()
+{
+	[ -n "$out" ] || out=$TB_OUT/bench-$(date -u +%Y%m%d-%H%M%S)
+	[ ! -e "$out/runs" ] ||
+		die "$out holds results already: choose another --out"
+	mkdir -p "$out/kernels" "$out/boots" || die "cannot create $out"
+	out=$(cd "$out" && pwd)
+}
+
+host_cpu()
+{
+	sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1
+}
+
+# The invocation's environment, OUTDIR/env.
+write_env()
+{
+	{
+		echo "command $cmdline"
+		echo "date $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+		echo "hostname $(uname -n)"
+		echo "host_cpu $(host_cpu)"
+		echo "host_cpus $(nproc)"
+		echo "host_kernel $(uname -r)"
+		echo "host_load $(cut -d ' ' -f 1-3 /proc/loadavg)"
+		# a machine without make has the module's version only
+		echo "tracerbench $(tb_version 2>/dev/null)"
+		echo "rounds $rounds"
+		echo "nr_samples $nr_samples"
+		echo "do_work $do_work"
+		echo "states ${states:-all}"
+		if [ $host = 1 ]; then
+			echo "kernels $host_label"
+		else
+			echo "kernels ${labels[*]}"
+		fi
+		if [ $host = 1 ]; then
+			echo "mode host"
+		else
+			echo "mode $([ $icount = 1 ] && echo tcg-icount || echo tcg)"
+			echo "qemu $(qemu-system-x86_64 --version | head -n 1)"
+			[ $icount = 1 ] && echo "qemu_accel tcg -icount shift=0,sleep=off"
+			[ $icount = 1 ] || echo "qemu_accel tcg"
+			echo "guest_cpus $TB_CPUS"
+			echo "guest_mem $TB_MEM"
+		fi
+	} >"$out/env"
+}
+
+write_json()
+{
+	sh "$TB_TOP/tools/guest/json.sh" "$out" >"$out/results.json.tmp" &&
+		mv "$out/results.json.tmp" "$out/results.json" ||
+		die "cannot write $out/results.json"
+}
+
+run_host()
+{
+	local tb=/sys/kernel/debug/tracerbench loaded=0 rc
+
+	[ "$(id -u)" = 0 ] || die "--host needs root"
+	if [ ! -d $tb ]; then
+		make -s -C "$TB_TOP" modules >&2 &&
+			insmod "$TB_TOP/tracerbench.ko" || die "cannot load tracerbench"
+		loaded=1
+	fi
+	write_env
+	sh "$TB_TOP/tools/guest/collect.sh" --rounds "$rounds" \
+		--labels "$host_label" --states "$states" \
+		--nr-samples "$nr_samples" --do-work $do_work "$out"
+	rc=$?
+	[ $loaded = 1 ] && rmmod tracerbench
+	[ $rc = 0 ] || die "measuring failed"
+	echo "host_load_end $(cut -d ' ' -f 1-3 /proc/loadavg)" >>"$out/env"
+	write_json
+	echo "bench.sh: results in $out" >&2
+}
+
+labels=()
+declare -A kind=() variant=() patches=() frags=() image=() kbuild=() spec_of=()
+
+# parse_spec SPEC: one KERNEL argument into the tables above
+parse_spec()
+{
+	local spec=$1 label='' field key val base='' p='' f='' img='' bld=''
+
+	IFS=, read -ra fields <<<"$spec"
+	[ ${#fields[@]} -gt 0 ] || die "empty kernel"
+	field=${fields[0]}
+	if [[ $field == *=* ]]; then
+		key=${field%%=*}
+		val=${field#*=}
+		case $key in
+		bzimage)	img=$val ;;
+		patches | config | build)
+				die "$spec: name the variant first, as in trace,$field" ;;
+		*)		label=$key; base=$val ;;
+		esac
+		if [[ $base == bzimage=* ]]; then
+			img=${base#bzimage=}
+			base=
+		fi
+	else
+		base=$field
+	fi
+	for field in "${fields[@]:1}"; do
+		[[ $field == *=* ]] || die "$spec: '$field' is not KEY=VALUE"
+		key=${field%%=*}
+		val=${field#*=}
+		[ -n "$val" ] || die "$spec: $key= wants a value"
+		case $key in
+		patches)	[ -z "$p" ] || die "$spec: one patch series per kernel"
+				p=$(realpath -e "$val") ||
+					die "$spec: no such patch series: $val"
+				tb_patch_list "$p" >/dev/null ||
+					die "$spec: bad patch series $val" ;;
+		config)		[ -f "$val" ] ||
+					die "$spec: no such kconfig fragment: $val"
+				f="$f $(realpath "$val")" ;;
+		build)		bld=$val ;;
+		bzimage)	img=$val ;;
+		*)		die "$spec: unknown key $key (patches, config, bzimage, build)" ;;
+		esac
+	done
+	if [ -n "$img" ]; then
+		[ -z "$base" ] && [ -z "$p" ] && [ -z "$f" ] ||
+			die "$spec: your own build takes bzimage= and build= only"
+		[ -n "$label" ] || die "$spec: give your own build a label: LABEL=bzimage=..."
+		[ -f "$img" ] || die "$spec: no such image: $img"
+		[ -n "$bld" ] || die "$spec: build=DIR, the image's build tree, is missing"
+		[ -f "$bld/Makefile" ] && [ -f "$bld/Module.symvers" ] ||
+			die "$spec: $bld is no kernel build tree (no Makefile or Module.symvers)"
+	else
+		[ -z "$bld" ] || die "$spec: build= goes with bzimage="
+		tb_is_built "$base" ||
+			die "$spec: '$base' is no kernel variant (notrace, trace, debug)"
+	fi
+	if [ -z "$label" ]; then
+		label=$base
+		# a series file is named for its directory, whatever its name
+		if [ -f "$p" ]; then
+			label=$label+$(basename "$(dirname "$p")")
+		elif [ -n "$p" ]; then
+			label=$label+$(basename "$p")
+		fi
+		for val in $f; do
+			label=$label+$(basename "$val" .config)
+		done
+	fi
+	[[ $label =~ ^[A-Za-z0-9_+-]+$ ]] ||
+		die "$spec: the label '$label' may hold letters, digits, _, + and - only"
+	[ -z "${spec_of[$label]:-}" ] || die "two kernels are labelled $label"
+	labels+=("$label")
+	spec_of[$label]=$spec
+	if [ -n "$img" ]; then
+		kind[$label]=own
+		image[$label]=$(realpath "$img")
+		kbuild[$label]=$(realpath "$bld")
+	elif [ -n "$p$f" ]; then
+		kind[$label]=patched
+	else
+		kind[$label]=builtin
+	fi
+	variant[$label]=$base
+	patches[$label]=$p
+	frags[$label]=${f# }
+}
+
+# prepare_kernel LABEL: build the kernel (or take it from the cache) and
+# the module for it; registers it as kernel bench-LABEL
+prepare_kernel()
+{
+	local l=$1 kdir
+
+	case ${kind[$l]} in
+	builtin)
+		tb_build_kernel "${variant[$l]}" ||
+			die "building the ${variant[$l]} kernel failed: $(tb_kernel_dir "${variant[$l]}")/build.log"
+		kdir=$(tb_kernel_dir "${variant[$l]}")
+		image[$l]=$kdir/arch/x86/boot/bzImage
+		;;
+	patched)
+		kdir=$(tb_build_patched "${variant[$l]}" "${patches[$l]}" \
+			"${frags[$l]}") || die "kernel $l: see above"
+		image[$l]=$kdir/arch/x86/boot/bzImage
+		;;
+	own)
+		kdir=${kbuild[$l]}
+		;;
+	esac
+	kbuild[$l]=$kdir
+	tb_custom_kernel "bench-$l" "$kdir" "${image[$l]}"
+}
+
+# The kernels that share an image share a boot, and its module.
+declare -A boot_labels=()
+boots=()
+
+# kernel_env LABEL: what the host knows of a kernel, for kernels/LABEL.env
+kernel_env()
+{
+	local l=$1 cfg=${kbuild[$1]}/.config
+
+	echo "spec ${spec_of[$l]}"
+	echo "kind ${kind[$l]}"
+	echo "image ${image[$l]}"
+	echo "build_tree ${kbuild[$l]}"
+	if [ -f "$cfg" ]; then
+		echo "config_hash $(sha256sum <"$cfg" | cut -c 1-16)"
+	fi
+	echo "image_hash $(sha256sum <"${image[$l]}" | cut -c 1-16)"
+	[ -n "${patches[$l]}" ] && echo "patches ${patches[$l]}" &&
+		echo "patch_files $(tb_patch_list "${patches[$l]}" | xargs -n 1 basename | tr '\n' ' ')"
+	[ -n "${frags[$l]}" ] && echo "fragments ${frags[$l]}"
+	return 0
+}
+
+# split_results KTAP: the "# @@ PATH" blocks collect.sh emitted, into $out
+split_results()
+{
+	awk -v out="$out" '
+	/^# @@ / {
+		if (f != "")
+			close(f)
+		path = substr($0, 6)
+		if (path !~ /^(kernels\/[A-Za-z0-9_+-]+\.env|runs\/[A-Za-z0-9_+-]+\.(out|off|on)\.r[0-9]+\/[a-z_.]+)$/) {
+			print "bench.sh: bad path in the guest output: " path > "/dev/stderr"
+			bad = 1; f = ""; next
+		}
+		f = out "/" path
+		d = f; sub(/\/[^\/]*$/, "", d)
+		system("mkdir -p \"" d "\"")
+		printf "" > f
+		files++
+		next
+	}
+	/^# / && f != "" { print substr($0, 3) > f; next }
+	{ if (f != "") close(f); f = "" }
+	END { exit bad || !files }' "$1"
+}
+
+run_qemu()
+{
+	local l b k boot=0 nboots r start elapsed left kargs ktap per_boot
+
+	tb_install >&2 || die "cannot install the packages"
+	mkdir -p "$TB_OUT"
+	for l in "${labels[@]}"; do
+		prepare_kernel "$l"
+		b=${image[$l]}
+		if [ -z "${boot_labels[$b]:-}" ]; then
+			boots+=("$b")
+			boot_labels[$b]=$l
+		else
+			boot_labels[$b]="${boot_labels[$b]},$l"
+		fi
+	done
+	write_env
+	for b in "${boots[@]}"; do
+		l=${boot_labels[$b]%%,*}
+		tb_build_module "bench-$l" ||
+			die "building the module for $l failed: $TB_OUT/build-bench-$l/build.log"
+		tb_make_initramfs "bench-$l" "$TB_OUT/initrd-bench-$l.cpio.gz" ||
+			die "cannot make the initramfs for $l"
+		for k in ${boot_labels[$b]//,/ }; do
+			kernel_env "$k" >"$out/kernels/$k.host.env"
+		done
+	done
+	# With one image there is nothing to alternate boots for: one boot
+	# runs every round, the kernels' labels still alternating in each.
+	per_boot=1
+	[ ${#boots[@]} = 1 ] && per_boot=$rounds
+	nboots=$((rounds / per_boot * ${#boots[@]}))
+	start=$SECONDS
+	for ((r = 1; r <= rounds; r += per_boot)); do
+		for b in "${boots[@]}"; do
+			l=${boot_labels[$b]%%,*}
+			left=
+			if [ $boot -gt 0 ]; then
+				elapsed=$((SECONDS - start))
+				left=", about $((elapsed * (nboots - boot) / boot)) s left"
+			fi
+			boot=$((boot + 1))
+			echo "bench.sh: round $r$([ "$per_boot" -gt 1 ] && echo "-$rounds") of $rounds: booting ${boot_labels[$b]} (boot $boot of $nboots$left)" >&2
+			ktap=$out/boots/r$r-$l
+			kargs=("tb.round=$r" "tb.rounds=$per_boot" tb.labels="${boot_labels[$b]}"
+			       "tb.nr_samples=$nr_samples" "tb.do_work=$do_work")
+			[ -n "$states" ] && kargs+=(tb.states="$states")
+			TB_ICOUNT=$icount tb_boot "bench-$l" \
+				"$TB_OUT/initrd-bench-$l.cpio.gz" collect 1800 \
+				"$ktap" "${kargs[@]}"
+			if ! grep -q '^1\.\.' "$ktap.ktap" ||
+			   grep -q '^not ok' "$ktap.ktap"; then
+				grep -v '^# ' "$ktap.ktap" | tail -n 20 >&2
+				die "the boot of ${boot_labels[$b]} in round $r failed; see $ktap.console"
+			fi
+			split_results "$ktap.ktap" ||
+				die "no results from ${boot_labels[$b]} in round $r; see $ktap.ktap"
+		done
+	done
+	# the guest's view of each kernel, then the host's
+	for l in "${labels[@]}"; do
+		[ -f "$out/kernels/$l.env" ] || die "no description of kernel $l came back"
+		# the host's figures replace the guest's (config_hash)
+		awk 'NR == FNR { host[$1] = 1; print; next } !($1 in host)' \
+			"$out/kernels/$l.host.env" "$out/kernels/$l.env" \
+			>"$out/kernels/$l.env.tmp" &&
+			mv "$out/kernels/$l.env.tmp" "$out/kernels/$l.env" &&
+			rm -f "$out/kernels/$l.host.env" || die "cannot write $out/kernels/$l.env"
+	done
+	echo "host_load_end $(cut -d ' ' -f 1-3 /proc/loadavg)" >>"$out/env"
+	echo "elapsed_s $((SECONDS - start))" >>"$out/env"
+	write_json
+	echo "bench.sh: results in $out ($((SECONDS - start)) s)" >&2
+}
+
+if [ $host = 1 ]; then
+	make_out
+	run_host
+else
+	for s in "${specs[@]}"; do
+		parse_spec "$s"
+	done
+	make_out
+	run_qemu
+fi
+echo "$out"

@@ -1,0 +1,227 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# collect.sh [options] OUTDIR: run tracerbench's benchmark in rounds and
+# keep every run's summary, histograms and per-CPU rows in the results
+# directory OUTDIR, with the environment, and write OUTDIR/results.json.
+# Needs only a POSIX shell and awk (busybox will do), and tracerbench
+# loaded: tools/bench.sh runs it in its QEMU guests, and it runs as it is
+# on a real machine (tools/bench.sh --host, or by hand on one that has no
+# bash). See "Measuring tracepoint cost" in README.md.
+#
+#   --rounds N        rounds (default 5)
+#   --first-round N   number of the first round (default 1)
+#   --labels L[,L..]  the kernel's labels: each round measures every state
+#                     once per label, alternating (default: host)
+#   --states S[,S..]  among out, off, on: the states to measure, where the
+#                     kernel has them (default: every one it has)
+#   --nr-samples N    samples per primitive per CPU (default 10000)
+#   --do-work 0|1     the simulated critical section inside the windows
+#   --cpus LIST       the CPUs to measure (default: all)
+#   --emit            also print the run files on stdout, for the guest
+#
+# A run is OUTDIR/runs/LABEL.STATE.rROUND/: summary, P.histogram and
+# P.per_cpu for each primitive P, and meta. OUTDIR/kernels/LABEL.env
+# describes the kernel; OUTDIR/env the rest when collect.sh runs on a host.
+
+TB=${TB:-/sys/kernel/debug/tracerbench}
+TRACING=${TRACING:-/sys/kernel/tracing}
+[ -d "$TRACING/events" ] || TRACING=/sys/kernel/debug/tracing
+EVENTS=$TRACING/events/preemptirq/enable
+PRIMS="irq preempt irq_save raw_irq raw_irq_save preempt_notrace"
+HERE=$(dirname "$0")
+
+die()
+{
+	echo "collect.sh: $*" >&2
+	exit 1
+}
+
+usage()
+{
+	sed -n 's/^# \{0,1\}//; 4,22p' "$0" >&2
+	exit 2
+}
+
+is_count()
+{
+	case $1 in
+	'' | *[!0-9]* | 0*)	return 1 ;;
+	esac
+	[ ${#1} -le 9 ]
+}
+
+rounds=5 first=1 labels=host states='' nr_samples=10000 do_work=0 cpus=all
+emit=0 out=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--rounds)	rounds=$2; shift ;;
+	--first-round)	first=$2; shift ;;
+	--labels)	labels=$2; shift ;;
+	--states)	states=$2; shift ;;
+	--nr-samples)	nr_samples=$2; shift ;;
+	--do-work)	do_work=$2; shift ;;
+	--cpus)		cpus=$2; shift ;;
+	--emit)		emit=1 ;;
+	-*)		usage ;;
+	*)		[ -z "$out" ] || usage; out=$1 ;;
+	esac
+	[ $# -gt 0 ] || usage
+	shift
+done
+[ -n "$out" ] || usage
+is_count "$rounds" || die "--rounds wants a count from 1, not '$rounds'"
+is_count "$first" || die "--first-round wants a count from 1, not '$first'"
+is_count "$nr_samples" || die "--nr-samples wants a count from 1, not '$nr_samples'"
+case $do_work in 0 | 1) ;; *) die "--do-work wants 0 or 1, not '$do_work'" ;; esac
+labels=$(echo "$labels" | tr , ' ')
+for l in $labels; do
+	case $l in
+	*[!A-Za-z0-9_+-]* | '') die "a label is letters, digits, _, + and -, not '$l'" ;;
+	esac
+done
+[ -n "$labels" ] || die "--labels names no kernel"
+
+# The states this kernel has, then those of them asked for. A kernel with
+# the tracepoints whose events cannot be found (tracefs not mounted) must
+# not pass for one without them.
+if [ -e "$EVENTS" ]; then
+	have="off on"
+elif grep -qx 'preemptirq_tracepoints yes' "$TB/summary"; then
+	die "$(uname -r) has the preemptirq tracepoints, but not $EVENTS: is tracefs mounted?"
+else
+	have=out
+fi
+[ -n "$states" ] || states=$(echo "$have" | tr ' ' ,)
+want=
+for s in $(echo "$states" | tr , ' '); do
+	case $s in
+	out | off | on) ;;
+	*) die "a state is out, off or on, not '$s'" ;;
+	esac
+	case " $have " in
+	*" $s "*)	want="$want $s" ;;
+	*)		echo "collect.sh: $(uname -r) has no state '$s' (it has: $have): skipped" >&2 ;;
+	esac
+done
+[ -n "$want" ] || die "none of the states '$states' exists on $(uname -r), which has: $have"
+
+[ -d "$TB" ] || die "no $TB: load tracerbench.ko first (and mount debugfs)"
+[ -w "$TB/benchmark" ] || die "cannot write $TB/benchmark: run as root"
+echo "$nr_samples" >"$TB/nr_samples" &&
+	echo "$do_work" >"$TB/do_work" &&
+	echo "$cpus" >"$TB/cpus" || die "cannot configure tracerbench (--cpus '$cpus'?)"
+
+# Leave the events as they were found, also when a run fails or the
+# user interrupts: on a real machine they may have been on by choice.
+# A mix of events on and off ("X") is left at the last run's state.
+if [ -e "$EVENTS" ]; then
+	events_were=$(cat "$EVENTS")
+	trap 'case $events_were in 0 | 1) echo "$events_were" >"$EVENTS" ;; esac' EXIT
+	trap 'exit 1' INT TERM
+fi
+
+mkdir -p "$out/runs" "$out/kernels" || die "cannot create $out"
+
+# events 0|1: switch the tracepoints and check that they switched
+events()
+{
+	echo "$1" >"$EVENTS" && [ "$(cat "$EVENTS")" = "$1" ] && return 0
+	echo "collect.sh: cannot set $EVENTS to $1" >&2
+	return 1
+}
+
+summary_run()
+{
+	sed -n 's/^run //p' "$TB/summary"
+}
+
+# run LABEL STATE ROUND SEQ: one benchmark, its files kept together; the
+# summary's run counter must not change while they are read.
+run()
+{
+	d=$out/runs/$1.$2.r$3
+	rm -rf "$d" && mkdir -p "$d" || return 1
+	case $2 in
+	off)	events 0 || return 1 ;;
+	on)	events 1 || return 1 ;;
+	esac
+	echo 1 >"$TB/benchmark" || return 1
+	cat "$TB/summary" >"$d/summary" || return 1
+	for p in $PRIMS; do
+		cat "$TB/$p/histogram" >"$d/$p.histogram" &&
+			cat "$TB/$p/per_cpu" >"$d/$p.per_cpu" || return 1
+	done
+	[ "$(summary_run)" = "$(sed -n 's/^run //p' "$d/summary")" ] || {
+		echo "collect.sh: another benchmark ran while reading $d" >&2
+		return 1
+	}
+	printf 'kernel %s\nstate %s\nround %s\nseq %s\ntime %s\n' \
+		"$1" "$2" "$3" "$4" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$d/meta"
+}
+
+# emit FILE...: the files as "# @@ PATH" and their lines behind "# ", for
+# the host to split again (tools/bench.sh); KTAP takes them as comments.
+emit()
+{
+	for f in "$@"; do
+		echo "# @@ ${f#"$out"/}"
+		sed 's/^/# /' "$f"
+	done
+}
+
+config_hash()
+{
+	for c in /proc/config.gz "/boot/config-$(uname -r)"; do
+		[ -r "$c" ] || continue
+		case $c in
+		*.gz)	gzip -dc "$c" ;;
+		*)	cat "$c" ;;
+		esac | sha256sum | cut -c 1-16
+		return
+	done
+	echo unknown
+}
+
+for l in $labels; do
+	{
+		echo "label $l"
+		echo "release $(uname -r)"
+		echo "version $(uname -v)"
+		echo "machine $(uname -m)"
+		echo "config_hash $(config_hash)"
+		echo "module_version $(cat /sys/module/tracerbench/version 2>/dev/null)"
+		echo "preemptirq_tracepoints $(sed -n 's/^preemptirq_tracepoints //p' "$TB/summary")"
+		echo "preemption $(sed -n 's/^preemption //p' "$TB/summary")"
+		echo "states$want"
+		echo "online_cpus $(cat /sys/devices/system/cpu/online)"
+	} >"$out/kernels/$l.env"
+	[ $emit = 1 ] && emit "$out/kernels/$l.env"
+done
+
+start=$(date +%s)
+total=$((rounds * $(echo $labels | wc -w) * $(echo $want | wc -w)))
+seq=0
+r=$first
+last=$((first + rounds - 1))
+while [ "$r" -le "$last" ]; do
+	for s in $want; do
+		for l in $labels; do
+			seq=$((seq + 1))
+			now=$(date +%s)
+			left=
+			[ $seq -gt 1 ] &&
+				left=", about $(( (now - start) * (total - seq + 1) / (seq - 1) )) s left"
+			echo "collect.sh: round $r of $first-$last: $l $s (run $seq of $total$left)" >&2
+			run "$l" "$s" "$r" "$seq" || die "the run of $l $s in round $r failed"
+			[ $emit = 1 ] && emit "$out/runs/$l.$s.r$r"/*
+		done
+	done
+	r=$((r + 1))
+done
+
+# the guest's host writes the JSON of everything it gathers
+[ $emit = 1 ] && exit 0
+sh "$HERE/json.sh" "$out" >"$out/results.json.tmp" &&
+	mv "$out/results.json.tmp" "$out/results.json" ||
+	die "cannot write $out/results.json"
