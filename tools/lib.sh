@@ -421,24 +421,36 @@ tb_kernel_dir()
 	echo "$TB_CACHE/kernels/$(tb_name "$1")-$key"
 }
 
-# Every option the fragments set, or unset, must be so in the final .config,
-# and the notrace kernel must not have the tracepoints.
+# tb_check_config VARIANT DIR [FRAGMENT...]: every option the variant's
+# fragments and the extra ones set, or unset, must be so in DIR/.config, and
+# the notrace kernel must not have the tracepoints.
 tb_check_config()
 {
-	local config=$2/.config opt missing=0
+	local variant=$1 config=$2/.config opt missing=0
 
+	shift 2
 	while read -r opt; do
 		grep -qxF "$opt" "$config" && continue
-		echo "tracerbench: $1 kernel lacks $opt" >&2
+		echo "tracerbench: $variant kernel in $(dirname "$config") lacks $opt" >&2
 		missing=1
 	done < <(grep -h -e '^CONFIG_' -e '^# CONFIG_.* is not set$' \
-		$(tb_fragments "$1"))
-	if [ "$1" = notrace ] &&
+		$(tb_fragments "$variant") "$@")
+	if [ "$variant" = notrace ] &&
 	   grep -q '^CONFIG_PREEMPTIRQ_TRACEPOINTS=y' "$config"; then
 		echo "tracerbench: notrace kernel has the tracepoints" >&2
 		missing=1
 	fi
 	return $missing
+}
+
+# tb_configure SRC OUT VARIANT: OUT/.config of tinyconfig and the variant's
+# fragments, for the architecture loaded.
+tb_configure()
+{
+	make -C "$1" O="$2" "${TB_KMAKE[@]}" tinyconfig &&
+		"$1"/scripts/kconfig/merge_config.sh -m -O "$2" "$2/.config" \
+			$(tb_fragments "$3") &&
+		make -C "$1" O="$2" "${TB_KMAKE[@]}" olddefconfig
 }
 
 # Build kernel variant $1 unless the cache has it; the log is build.log in
@@ -453,10 +465,7 @@ tb_build_kernel()
 	rm -rf "$dir" && mkdir -p "$dir" || return 1
 	echo "tracerbench: building the $TB_ARCH $1 kernel in $dir" >&2
 	{
-		make -C "$TB_SRC" O="$dir" "${TB_KMAKE[@]}" tinyconfig &&
-			"$TB_SRC"/scripts/kconfig/merge_config.sh -m -O "$dir" \
-				"$dir/.config" $(tb_fragments "$1") &&
-			make -C "$TB_SRC" O="$dir" "${TB_KMAKE[@]}" olddefconfig &&
+		tb_configure "$TB_SRC" "$dir" "$1" &&
 			tb_check_config "$1" "$dir" &&
 			make -C "$TB_SRC" O="$dir" "${TB_KMAKE[@]}" -j"$(nproc)" all
 	} >"$dir/build.log" 2>&1 || return 1
@@ -487,31 +496,21 @@ tb_tree_base_dir()
 # every option asked for is set, and build; the log is TREE/b/build.log.
 tb_tree_build()
 {
-	local tree=$1 variant=$2 opt missing=0
+	local tree=$1 variant=$2
 
 	shift 2
 	{
 		if [ ! -f "$tree/b/.config" ]; then
-			make -C "$tree" O="$tree/b" tinyconfig &&
-				"$tree"/scripts/kconfig/merge_config.sh -m \
-					-O "$tree/b" "$tree/b/.config" \
-					$(tb_fragments "$variant") &&
-				make -C "$tree" O="$tree/b" olddefconfig ||
-				return 1
+			tb_configure "$tree" "$tree/b" "$variant" || return 1
 		fi
 		if [ $# -gt 0 ]; then
 			"$tree"/scripts/kconfig/merge_config.sh -m \
 				-O "$tree/b" "$tree/b/.config" "$@" &&
-				make -C "$tree" O="$tree/b" olddefconfig ||
-				return 1
+				make -C "$tree" O="$tree/b" "${TB_KMAKE[@]}" \
+					olddefconfig || return 1
 		fi
-		for opt in $(grep -h '^CONFIG_' $(tb_fragments "$variant") "$@"); do
-			grep -qx "$opt" "$tree/b/.config" && continue
-			echo "tracerbench: $tree lacks $opt" >&2
-			missing=1
-		done
-		[ $missing = 0 ] &&
-			make -C "$tree" O="$tree/b" -j"$(nproc)" all
+		tb_check_config "$variant" "$tree/b" "$@" &&
+			make -C "$tree" O="$tree/b" "${TB_KMAKE[@]}" -j"$(nproc)" all
 	} >>"$tree/b/build.log" 2>&1
 }
 
