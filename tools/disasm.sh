@@ -26,6 +26,11 @@
 #     sp_el0 (current's thread_info, which holds the preempt count) set;
 #     the isb of the ordered read and the load that orders what follows
 #     after it (ldr xzr, arch_counter_enforce_ordering());
+#   - arm64 with KASAN (the debug kernel): in the preempt ones, KASAN's
+#     check of that load: a byte load from its shadow, at (address >> 3)
+#     plus the shadow offset of a register derived from sp_el0, and the
+#     report call on the bad path. x86 keeps the count per CPU (%gs),
+#     which KASAN does not instrument;
 #   - i386: the opening read's %edx:%eax stored to the stack, which the
 #     empty (calibration) window does alike;
 #   - calls of the primitive's own hooks, per primitive (below), the
@@ -101,6 +106,9 @@ function hook_ok(p, sym) {
 		return sym ~ /^(trace_hardirqs_on|trace_hardirqs_off|pv_ops)$/
 	if (p ~ /^raw_irq/)
 		return sym == "pv_ops"
+	if (arch == "arm64" && p ~ /^preempt/ &&
+	    sym ~ /^__asan_report_load[0-9]+_noabort$/)
+		return 1
 	if (p == "preempt")
 		return sym ~ /^(preempt_count_add|preempt_count_sub|__SCT__preempt_schedule|preempt_schedule|preempt_schedule_thunk)$/
 	if (p == "preempt_notrace")
@@ -175,6 +183,9 @@ function allowed_arm64(p,    mem, base) {
 	sub(/[],].*/, "", base)
 	if (p ~ /^preempt/ && (base in cur) && op[i] ~ /^(ldr|str|ldur|stur)$/ &&
 	    args[i] !~ /!$/ && args[i] ~ /^[wx][0-9]+, \[x[0-9]+(, #[0-9]+)?\]$/)
+		return 1
+	if (p ~ /^preempt/ && (base in shadow) && op[i] ~ /^ldrs?b$/ &&
+	    args[i] ~ /^w[0-9]+, \[x[0-9]+\]$/)
 		return 1
 	fail("memory access in the window")
 	return 0
@@ -310,6 +321,8 @@ function check_window(    j, p, n, pp, start) {
 	ni = 0
 	split("", idx)
 	split("", cur)
+	split("", curoff)
+	split("", shadow)
 	name = $2
 	gsub(/[<>:]/, "", name)
 	if (name ~ /^tb_win_/) {
@@ -351,6 +364,14 @@ fn != "" && /^ +[0-9a-f]+:\t/ {
 		sub(/,.*/, "", s)
 		cur[s] = 1
 	}
+	# arm64 KASAN: a register that holds current_thread_info() plus an
+	# offset, and one that holds the shadow address of such a register
+	if (op[ni] == "add" && split(args[ni], r, ", ") == 3 &&
+	    (r[2] in cur) && r[3] ~ /^#/)
+		curoff[r[1]] = 1
+	if (op[ni] == "add" && split(args[ni], r, ", ") == 4 &&
+	    ((r[3] in cur) || (r[3] in curoff)) && r[4] == "lsr #3")
+		shadow[r[1]] = 1
 	# a direct call within the object names its target in <...>
 	target[ni] = ""
 	if (match(args[ni], /<[^>+]+>/))
