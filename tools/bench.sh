@@ -26,9 +26,12 @@ KERNEL is one of
                                    directory of git format-patch files, or
                                    a quilt series file or a directory with
                                    one) and/or extra kconfig fragments
-  LABEL=bzimage=FILE,build=DIR     your own build: the image and the build
+  LABEL=bzimage=FILE,build=DIR     your own build: the image (bzImage, or
+                                   arm64's Image) and the build
                                    tree to build the module against
 options:
+  --arch ARCH      the guests' architecture: $(tb_all_archs | tr '\n' ' ')
+                   (default x86_64; see tools/arch/)
   --out DIR        results directory (default .out/bench-DATE-TIME)
   --rounds N       rounds (default 5)
   --states LIST    among out,off,on (default: every state a kernel has)
@@ -47,17 +50,18 @@ die()
 	exit 1
 }
 
-out='' rounds=5 states='' icount=0 nr_samples=10000 do_work=0 host=0
+out='' rounds=5 states='' icount=0 nr_samples=10000 do_work=0 host=0 arch=
 host_label=host
 specs=()
 cmdline="tools/bench.sh $*"
 while [ $# -gt 0 ]; do
 	case $1 in
-	--out | --rounds | --states | --nr-samples | --label)
+	--arch | --out | --rounds | --states | --nr-samples | --label)
 		[ $# -ge 2 ] && [[ $2 != -* ]] || die "$1 wants a value"
 		;;
 	esac
 	case $1 in
+	--arch)		arch=${2:-}; shift ;;
 	--out)		out=${2:-}; shift ;;
 	--rounds)	rounds=${2:-}; shift ;;
 	--states)	states=${2:-}; shift ;;
@@ -81,7 +85,9 @@ done
 if [ $host = 1 ]; then
 	[ ${#specs[@]} = 0 ] || die "--host measures the running kernel: no KERNEL"
 	[ $icount = 0 ] || die "--icount applies to QEMU guests only"
+	[ -z "$arch" ] || die "--arch applies to QEMU guests only"
 else
+	[ -z "$arch" ] || tb_arch_load "$arch" || usage
 	[ ${#specs[@]} -gt 0 ] || { echo "bench.sh: no kernel given" >&2; usage; }
 fi
 
@@ -123,10 +129,12 @@ write_env()
 			echo "kernels ${labels[*]}"
 		fi
 		if [ $host = 1 ]; then
+			echo "arch $(uname -m)"
 			echo "mode host"
 		else
+			echo "arch $TB_ARCH"
 			echo "mode $([ $icount = 1 ] && echo tcg-icount || echo tcg)"
-			echo "qemu $(qemu-system-x86_64 --version | head -n 1)"
+			echo "qemu $("$TB_QEMU" --version | head -n 1)"
 			[ $icount = 1 ] && echo "qemu_accel tcg -icount shift=0,sleep=off"
 			[ $icount = 1 ] || echo "qemu_accel tcg"
 			echo "guest_cpus $TB_CPUS"
@@ -265,12 +273,12 @@ prepare_kernel()
 		tb_build_kernel "${variant[$l]}" ||
 			die "building the ${variant[$l]} kernel failed: $(tb_kernel_dir "${variant[$l]}")/build.log"
 		kdir=$(tb_kernel_dir "${variant[$l]}")
-		image[$l]=$kdir/arch/x86/boot/bzImage
+		image[$l]=$kdir/$TB_KIMAGE
 		;;
 	patched)
 		kdir=$(tb_build_patched "${variant[$l]}" "${patches[$l]}" \
 			"${frags[$l]}") || die "kernel $l: see above"
-		image[$l]=$kdir/arch/x86/boot/bzImage
+		image[$l]=$kdir/$TB_KIMAGE
 		;;
 	own)
 		kdir=${kbuild[$l]}
@@ -348,7 +356,7 @@ run_qemu()
 		l=${boot_labels[$b]%%,*}
 		tb_build_module "bench-$l" ||
 			die "building the module for $l failed: $TB_OUT/build-bench-$l/build.log"
-		tb_make_initramfs "bench-$l" "$TB_OUT/initrd-bench-$l.cpio.gz" ||
+		tb_make_initramfs "bench-$l" "$TB_OUT/initrd-$(tb_name "bench-$l").cpio.gz" ||
 			die "cannot make the initramfs for $l"
 		for k in ${boot_labels[$b]//,/ }; do
 			kernel_env "$k" >"$out/kernels/$k.host.env"
@@ -375,7 +383,7 @@ run_qemu()
 			       "tb.nr_samples=$nr_samples" "tb.do_work=$do_work")
 			[ -n "$states" ] && kargs+=(tb.states="$states")
 			TB_ICOUNT=$icount tb_boot "bench-$l" \
-				"$TB_OUT/initrd-bench-$l.cpio.gz" collect 1800 \
+				"$TB_OUT/initrd-$(tb_name "bench-$l").cpio.gz" collect 1800 \
 				"$ktap" "${kargs[@]}"
 			if ! grep -q '^1\.\.' "$ktap.ktap" ||
 			   grep -q '^not ok' "$ktap.ktap"; then

@@ -282,7 +282,8 @@ def describe(rows, order):
         where = {"tcg": "QEMU TCG", "tcg-icount":
                  "QEMU TCG, -icount shift=0,sleep=off",
                  "host": "the running kernel of the host"}.get(mode, mode)
-        lines.append(f"{d}: {where}; host CPU {env.get('host_cpu', '?')}, "
+        lines.append(f"{d}: {env.get('arch', '?')}, {where}; "
+                     f"host CPU {env.get('host_cpu', '?')}, "
                      f"load {env.get('host_load', '?')}; "
                      f"nr_samples {env.get('nr_samples', '?')}, "
                      f"rounds {env.get('rounds', '?')}, "
@@ -295,8 +296,10 @@ def describe(rows, order):
                     key=lambda s: STATE_ORDER.get(s, 9)):
                 continue
             k = r["kernel"]
+            hz = counter_hz(r)
             lines.append(f"  {r['label']}: {k.get('release', '?')}, config "
                          f"{k.get('config_hash', '?')}, "
+                         f"counter {hz / 1e6 if hz else 0:.1f} MHz, "
                          f"{k.get('spec', k.get('kind', ''))}")
     return lines
 
