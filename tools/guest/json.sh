@@ -68,6 +68,21 @@ function close_file() {
 		printf "]"
 	kind = ""
 }
+# a PRIM.SECTION file of a run (histogram, per_cpu): the array of PRIM in
+# the object SECTION of the run, which the first such file opens
+function open_array(section,    p) {
+	close_file()
+	p = base
+	sub(/\.[a-z_]+$/, "", p)
+	if (sect != section) {
+		if (sect != "")
+			printf "}"
+		printf ",%s:{", str(section)
+		sect = section; np = 0
+	}
+	printf "%s%s:[", np++ ? "," : "", str(p)
+	first = 1
+}
 function close_run() {
 	close_file()
 	if (inrun) {
@@ -110,27 +125,11 @@ function close_run() {
 		printf ",\"summary\":{"
 		kind = "kv"; first = 1
 	} else if (base ~ /\.histogram$/) {
-		close_file()
-		p = base; sub(/\.histogram$/, "", p)
-		if (sect != "histogram") {
-			if (sect != "")
-				printf "}"
-			printf ",\"histogram\":{"
-			sect = "histogram"; np = 0
-		}
-		printf "%s%s:[", np++ ? "," : "", str(p)
-		kind = "hist"; first = 1
+		open_array("histogram")
+		kind = "hist"
 	} else if (base ~ /\.per_cpu$/) {
-		close_file()
-		p = base; sub(/\.per_cpu$/, "", p)
-		if (sect != "per_cpu") {
-			if (sect != "")
-				printf "}"
-			printf ",\"per_cpu\":{"
-			sect = "per_cpu"; np = 0
-		}
-		printf "%s%s:[", np++ ? "," : "", str(p)
-		kind = "cpu"; first = 1; nhead = 0
+		open_array("per_cpu")
+		kind = "cpu"; nhead = 0
 	}
 	next
 }
