@@ -105,6 +105,36 @@ cmdline_param()
 	echo "${v:-$2}"
 }
 
+# How many ticks two exact (icount) medians of the same thing may differ
+# by: 0, or tb.tick_slack=. On arm64 a tick is 16 instructions, and a pair
+# that takes a whole number of ticks and a half (irq with the events off:
+# 75.5) reads as either neighbour, as the phase of its windows against the
+# counter falls; that phase moves with the guest's I/O even under icount,
+# so two runs' medians differ by one tick now and then. arm64.conf asks
+# for 1.
+TICK_SLACK=$(cmdline_param tick_slack 0)
+
+# expect_ticks WHAT GOT WANT: the same lists of integer medians, or with
+# each pair within TICK_SLACK ticks
+expect_ticks()
+{
+	local what=$1 got=$2 want=$3 g
+
+	[ "$got" = "$want" ] && return 0
+	set -- $want
+	for g in $got; do
+		[ $# -gt 0 ] && [ $((g - $1)) -le "$TICK_SLACK" ] &&
+			[ $(($1 - g)) -le "$TICK_SLACK" ] || { set -- x; break; }
+		shift
+	done
+	if [ $# = 0 ]; then
+		diag "$what: got '$got', want '$want', within $TICK_SLACK tick(s)"
+		return 0
+	fi
+	diag "$what: got '$got', want '$want'"
+	return 1
+}
+
 # The snapshots read with the builtin read, not a cat per file: on a slow
 # debug kernel, spawning 15 processes outlasts a run.
 snapshot_params()
@@ -1409,7 +1439,7 @@ test_tracepoints_raise()
 test_tracepoints_restore()
 {
 	events 0 && echo 1 >$TB/benchmark || return 1
-	expect "medians with the events off again" "$(medians)" "$tp_off"
+	expect_ticks "medians with the events off again" "$(medians)" "$tp_off"
 }
 
 # compare_host MIN_RATIO: tools/compare.sh --host, as on a real machine
@@ -1451,7 +1481,7 @@ group_tracepoints()
 	run_test "preemptirq events exist" test_tracepoint_events
 	run_test "events on raise irq and preempt medians $TP_RATIO times or more" \
 		test_tracepoints_raise
-	run_test "events off again give the exact earlier medians" \
+	run_test "events off again give the earlier medians, exactly (arm64: within a tick)" \
 		test_tracepoints_restore
 	run_test "compare.sh --host measures off and on" test_compare_host
 	run_test "collect.sh on its own: two rounds, off and on, and the JSON" \
@@ -1550,7 +1580,7 @@ test_baseline_hooks()
 	[ "$1" -gt 0 ] || { diag "irq - raw_irq is $1"; fail=1; }
 	[ "$3" -gt 0 ] || { diag "preempt - preempt_notrace is $3"; fail=1; }
 	echo 1 >$TB/benchmark || fail=1
-	expect "hook costs of a second run" "$(hook_costs)" "$first" || fail=1
+	expect_ticks "hook costs of a second run" "$(hook_costs)" "$first" || fail=1
 	return $fail
 }
 
