@@ -178,17 +178,74 @@ function allowed_arm64(p,    mem, base) {
 	# arch_counter_enforce_ordering(): a load into xzr after the read
 	if (op[i] == "ldr" && args[i] ~ /^xzr, \[x[0-9]+\]$/)
 		return 1
-	base = args[i]
-	sub(/^[^[]*\[/, "", base)
-	sub(/[],].*/, "", base)
-	if (p ~ /^preempt/ && (base in cur) && op[i] ~ /^(ldr|str|ldur|stur)$/ &&
-	    args[i] !~ /!$/ && args[i] ~ /^[wx][0-9]+, \[x[0-9]+(, #[0-9]+)?\]$/)
+	# the preempt count (offset 8 of thread_info; 12 is its
+	# need_resched half), through a register holding the thread_info of
+	# current at that point, or the KASAN shadow byte of it
+	if (p ~ /^preempt/ && memkind[i] == "cur" &&
+	    op[i] ~ /^(ldr|str|ldur|stur)$/ &&
+	    args[i] ~ /^[wx][0-9]+, \[x[0-9]+, #(8|12)\]$/)
 		return 1
-	if (p ~ /^preempt/ && (base in shadow) && op[i] ~ /^ldrs?b$/ &&
+	if (p ~ /^preempt/ && memkind[i] == "curoff" &&
+	    op[i] ~ /^(ldr|str)$/ && args[i] ~ /^[wx][0-9]+, \[x[0-9]+(, #4)?\]$/)
+		return 1
+	if (p ~ /^preempt/ && memkind[i] == "shadow" && op[i] ~ /^ldrs?b$/ &&
 	    args[i] ~ /^w[0-9]+, \[x[0-9]+\]$/)
 		return 1
 	fail("memory access in the window")
 	return 0
+}
+# arm64: what each register holds, in address order: "cur" after mrs of
+# sp_el0 (the thread_info of current, which holds the preempt count),
+# "curoff" after adding the offset 8 of the count to that, "shadow" after
+# the KASAN
+# (address >> 3) + offset of either. Any other write of a register, a
+# call (x0-x18 are for the callee to clobber) or a written-back base
+# forgets it. memkind[j]: what the base of the memory operand of
+# instruction j held.
+# The windows read sp_el0 before their loop and never write it after, so
+# address order is the order that matters.
+function track_arm64(j,    r, n, d, b, k) {
+	memkind[j] = ""
+	b = ""
+	if (args[j] ~ /\[/) {
+		b = args[j]
+		sub(/^[^[]*\[/, "", b)
+		sub(/[],].*/, "", b)
+		memkind[j] = regkind[b]
+	}
+	if (op[j] ~ /^(bl|blr)$/) {
+		for (k = 0; k <= 18; k++)
+			delete regkind["x" k]
+		return
+	}
+	if (b != "" && (args[j] ~ /!$/ || args[j] ~ /\], #/))
+		delete regkind[b]
+	# what writes no register (stores, compares, branches, barriers)
+	if (op[j] ~ /^(st|cmp$|cmn$|tst$|msr$|prfm$|nop$|hint$|isb$|dmb$|dsb$)/ ||
+	    is_jump(op[j]) || op[j] == "ret")
+		return
+	n = split(args[j], r, ", ")
+	d = r[1]
+	sub(/^w/, "x", d)
+	k = ""
+	if (op[j] == "mrs" && r[2] == "sp_el0")
+		k = "cur"
+	else if (op[j] == "add" && n == 3 && regkind[r[2]] == "cur" &&
+		 r[3] ~ /^#(0x8|8)$/)
+		k = "curoff"
+	else if (op[j] == "add" && n == 4 && r[4] == "lsr #3" &&
+		 (regkind[r[3]] == "cur" || regkind[r[3]] == "curoff"))
+		k = "shadow"
+	if (k != "")
+		regkind[d] = k
+	else
+		delete regkind[d]
+	# a pair load writes two
+	if (op[j] ~ /^ldp/) {
+		d = r[2]
+		sub(/^w/, "x", d)
+		delete regkind[d]
+	}
 }
 # Check instruction i of a window of primitive p; 1 if it may be there.
 function allowed(p,    sym, mem, a) {
@@ -320,9 +377,7 @@ function check_window(    j, p, n, pp, start) {
 	fn = ""
 	ni = 0
 	split("", idx)
-	split("", cur)
-	split("", curoff)
-	split("", shadow)
+	split("", regkind)
 	name = $2
 	gsub(/[<>:]/, "", name)
 	if (name ~ /^tb_win_/) {
@@ -357,21 +412,8 @@ fn != "" && /^ +[0-9a-f]+:\t/ {
 		args[ni] = ""
 	# arm64 objdump comments a condition, e.g. "// b.none"
 	sub(/ *\/\/.*$/, "", args[ni])
-	# arm64: the registers current_thread_info() is read into, in or
-	# before the window
-	if (op[ni] == "mrs" && args[ni] ~ /, sp_el0$/) {
-		s = args[ni]
-		sub(/,.*/, "", s)
-		cur[s] = 1
-	}
-	# arm64 KASAN: a register that holds current_thread_info() plus an
-	# offset, and one that holds the shadow address of such a register
-	if (op[ni] == "add" && split(args[ni], r, ", ") == 3 &&
-	    (r[2] in cur) && r[3] ~ /^#/)
-		curoff[r[1]] = 1
-	if (op[ni] == "add" && split(args[ni], r, ", ") == 4 &&
-	    ((r[3] in cur) || (r[3] in curoff)) && r[4] == "lsr #3")
-		shadow[r[1]] = 1
+	if (arch == "arm64")
+		track_arm64(ni)
 	# a direct call within the object names its target in <...>
 	target[ni] = ""
 	if (match(args[ni], /<[^>+]+>/))

@@ -431,6 +431,13 @@ tb_check_config()
 	shift 2
 	while read -r opt; do
 		grep -qxF "$opt" "$config" && continue
+		# kconfig writes no "is not set" line for an option whose
+		# dependencies are not met: unset all the same
+		case $opt in
+		"# CONFIG_"*" is not set")
+			set -- $opt
+			grep -q "^$2=" "$config" || continue ;;
+		esac
 		echo "tracerbench: $variant kernel in $(dirname "$config") lacks $opt" >&2
 		missing=1
 	done < <(grep -h -e '^CONFIG_' -e '^# CONFIG_.* is not set$' \
