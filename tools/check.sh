@@ -25,19 +25,19 @@
 #   bench	tools/bench.sh and tools/report.py: the example patches under
 #		icount, exactly; A/A and off/on in plain TCG, tested
 #
-# That is x86-64 (TB_ARCH=x86_64). Then, for each other architecture of
-# tools/arch/, its kernels built from linux-source-6.12 (tools/arch/ARCH.conf
-# lists them): the module cross-built at W=1 and its windows disassembled,
-# and on the kernels TB_ARCH_PLAIN and TB_ARCH_EXACT name the functional
-# and exact suites; on
-# arm64 the trace and debug kernels as above, KUnit and compare.sh too; on
-# i386 the functional suite on the notrace kernel.
+# That is x86-64 (TB_ARCH=x86_64). Each other architecture of tools/arch/
+# has its kernels built from linux-source-6.12 (tools/arch/ARCH.conf lists
+# them): the module cross-built at W=1 and its windows disassembled, and
+# on the kernels TB_ARCH_PLAIN and TB_ARCH_EXACT name the functional and
+# exact suites; on arm64 the trace and debug kernels as above, KUnit,
+# compare.sh and bench.sh (pad-irqoff under icount) too; on i386 the
+# functional suite on the notrace kernel. The architectures run side by
+# side, TB_JOBS (2) at a time, each into .out/check-ARCH.log.
 #
 # Prints every result and, last, "N passed, N failed"; exits non-zero on any
 # failure. TB_KERNELS="6.12" limits the Debian kernels, TB_BUILT_KERNELS the
-# built ones, for a quicker loop; TB_ARCHS the architectures: x86_64 by
-# default, TB_ARCHS="x86_64 arm64 i386" for all of tools/arch/ (arm64's
-# debug kernel and its suites have not run yet: see the README).
+# built ones, for a quicker loop; TB_ARCHS the architectures, all of
+# tools/arch/ by default: TB_ARCHS=arm64 checks arm64 alone.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -158,7 +158,7 @@ prepare()
 # every window must be refused, for that store.
 check_disasm_catches()
 {
-	local log=$TB_OUT/disasm-selftest.log
+	local log=$TB_OUT/disasm-selftest-$(tb_name "$1").log
 
 	TB_KCFLAGS=-DTB_DISASM_SELFTEST tb_build_module "$1" -selftest ||
 		return 1
@@ -344,7 +344,7 @@ check_kunit()
 # own check with it.
 check_built_kernels()
 {
-	local k n s
+	local k n s exact
 
 	for k in ${TB_BUILT_KERNELS}; do
 		n=$(tb_name "$k")
@@ -363,13 +363,17 @@ check_built_kernels()
 			result $? "$n: disasm: a store moved into the windows is caught"
 			boot_suite "$k" functional 0 900
 		fi
+		# the icount suites of a kernel share its one icount boot
+		exact=
 		if [ -z "$TB_KERNELS" ] && [ "$k" = "${TB_ARCH_EXACT:-}" ]; then
-			boot_suite "$k" exact 1 600
+			exact=exact,
 		fi
 		case $k in
-		notrace) boot_suite "$k" baseline 1 300 ;;
-		trace)	boot_suite "$k" tracepoints,baseline 1 600 ;;
-		debug)	boot_suite "$k" functional,faults,leaks 0 2400
+		notrace) boot_suite "$k" ${exact}baseline 1 900 ;;
+		trace)	boot_suite "$k" ${exact}tracepoints,baseline 1 900 ;;
+		debug)	check_disasm_catches "$k"
+			result $? "$n: disasm: a store moved into the windows is caught, KASAN's checks allowed"
+			boot_suite "$k" functional,faults,leaks 0 2400
 			check_kunit "$k" ;;
 		esac
 	done
@@ -422,14 +426,68 @@ check_arch()
 	echo "# $TB_ARCH took $((SECONDS - s)) s"
 }
 
-TB_ARCHS=${TB_ARCHS-x86_64}
+# run_arch ARCH: check_arch in a shell of its own, which counts its own
+# results and ends with its "N passed, N failed" line.
+run_arch()
+{
+	passed=0
+	failed=0
+	echo "# architecture $1"
+	tb_arch_load "$1" && check_arch
+	echo "$passed passed, $failed failed"
+}
+
+# The architectures side by side, TB_JOBS at a time: one job's guests wait
+# on timers and I/O and its kernel builds on the disk, while the other's
+# use the CPUs. Packages are installed, and the kernel source unpacked,
+# before any job starts; each job writes only files that carry its
+# architecture's name. Their results are read in the order asked.
+TB_ARCHS=${TB_ARCHS-$(tb_all_archs)}
+TB_JOBS=${TB_JOBS:-2}
+[[ $TB_JOBS =~ ^[1-9][0-9]?$ ]] || { echo "TB_JOBS wants a count from 1, not '$TB_JOBS'" >&2; exit 2; }
+archs=
 for arch in $TB_ARCHS; do
-	echo "# architecture $arch"
-	if ! tb_arch_load "$arch" || ! tb_install; then
+	if ! tb_arch_load "$arch" || ! tb_install || ! tb_guest_debs >/dev/null; then
 		result 1 "$arch: architecture and its packages"
 		continue
 	fi
-	check_arch
+	case " $archs " in
+	*" $arch "*)	;;
+	*)		archs="$archs $arch" ;;
+	esac
+done
+[ -z "$archs" ] || tb_kernel_source || result 1 "linux-source-6.12 unpacked"
+# Each job in a process group of its own (set -m), so that an interrupt
+# or a CI's TERM stops its kernel builds and guests too: without job
+# control, background jobs ignore SIGINT.
+arch_jobs=()
+stop_arch_jobs()
+{
+	local pid
+
+	for pid in "${arch_jobs[@]}"; do
+		kill -TERM -- -"$pid" 2>/dev/null
+	done
+	wait
+}
+trap 'stop_arch_jobs; exit 130' INT TERM
+set -m
+running=0
+for arch in $archs; do
+	if [ $running -ge "$TB_JOBS" ]; then
+		wait -n
+		running=$((running - 1))
+	fi
+	running=$((running + 1))
+	echo "# architecture $arch: started, log in $TB_OUT/check-$arch.log"
+	run_arch "$arch" >"$TB_OUT/check-$arch.log" 2>&1 &
+	arch_jobs+=($!)
+done
+wait
+set +m
+trap - INT TERM
+for arch in $archs; do
+	collect_summary "$arch" "$TB_OUT/check-$arch.log"
 done
 
 # tools/bench.sh and tools/report.py, end to end. A patch series' question
@@ -645,6 +703,8 @@ check_bench_errors()
 	expect_error "want a count" "$bench" --rounds 0 trace || rc=1
 	expect_error "list of out, off and on" "$bench" --states of trace || rc=1
 	expect_error "unknown option" "$bench" --frobnicate trace || rc=1
+	expect_error "no architecture nosuch" "$bench" --arch nosuch trace || rc=1
+	expect_error "applies to QEMU guests only" "$bench" --host --arch arm64 || rc=1
 	expect_error "no such directory" "$report" /nonexistent || rc=1
 	expect_error "no results.json" "$report" "$tmp" || rc=1
 	expect_error "no row nosuch.off" "$report" --reference nosuch.off \
@@ -683,17 +743,49 @@ sys.exit(note != sys.argv[2])
 PYEOF
 }
 
-# the example patches are against x86-64's trace kernel
-case " $TB_ARCHS | $TB_BUILT_KERNELS " in
-*" x86_64 "*"|"*" trace "*)
-	tb_arch_load x86_64
-	check_bench
-	check_json_busybox
-	result $? "json.sh: busybox and the host awk write the same JSON, escaped"
-	check_bench_errors
-	result $? "bench.sh, report.py and collect.sh refuse bad input, saying why"
-	;;
-esac
+# On another architecture, the example patch under icount: its 16 nops
+# take 16 ns, which the counter shows as 16 ns at its own rate (arm64's
+# 62.5 MHz: exactly one tick), on irq and irq_save, and nothing elsewhere.
+check_bench_arch()
+{
+	local dir=$TB_OUT/bench-$TB_ARCH-icount pad=trace+pad-irqoff ticks
+
+	rm -rf "$dir"
+	"$TB_TOP/tools/bench.sh" --arch "$TB_ARCH" --icount --rounds 1 \
+		--out "$dir" trace trace,patches="$TB_TOP/tools/patches/pad-irqoff" \
+		>"$dir.log" 2>&1
+	result $? "bench.sh --arch $TB_ARCH --icount: trace and pad-irqoff"
+	sed "s/^/[bench $TB_ARCH] /" "$dir.log"
+	"$TB_TOP/tools/report.py" "$dir" | sed "s/^/[report $TB_ARCH] /"
+	report_json "$dir" trace.off "$dir/report.json" || return 1
+	ticks=$($PY -c 'import json, sys
+t = json.load(open(sys.argv[1]))["tables"][0]
+print(round(16e-9 * t["rows"][0]["counter_hz"]))' "$dir/report.json") || return 1
+	expect_diff "$dir/report.json" $pad.off irq eq "$ticks" exact &&
+		expect_diff "$dir/report.json" $pad.off irq_save eq "$ticks" exact &&
+		expect_diff "$dir/report.json" $pad.off preempt eq 0 exact &&
+		expect_diff "$dir/report.json" $pad.off raw_irq eq 0 exact
+}
+
+# bench.sh on every architecture asked for that builds the trace kernel;
+# the example patches are against linux-source-6.12's trace kernel
+for arch in $archs; do
+	tb_arch_load "$arch" || continue
+	case " $TB_BUILT_KERNELS " in
+	*" trace "*)	;;
+	*)		continue ;;
+	esac
+	if [ "$arch" = x86_64 ]; then
+		check_bench
+		check_json_busybox
+		result $? "json.sh: busybox and the host awk write the same JSON, escaped"
+		check_bench_errors
+		result $? "bench.sh, report.py and collect.sh refuse bad input, saying why"
+	else
+		check_bench_arch
+		result $? "report: on $arch pad-irqoff costs irq and irq_save 16 ns in counter ticks exactly, preempt nothing"
+	fi
+done
 
 echo "# make check took $((SECONDS - start)) s"
 echo "$passed passed, $failed failed"
