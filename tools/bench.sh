@@ -38,6 +38,8 @@ options:
   --icount         exact guest clock: -icount shift=0,sleep=off
   --nr-samples N   samples per primitive per CPU and run (default 10000)
   --do-work        time the simulated critical section inside each pair
+  --batch N        pairs per timed window (default 1): figures per pair
+                   below a tick of a coarse counter (arm64's 62.5 MHz)
   --host           measure this machine's running kernel (root)
   --label LABEL    the running kernel's label with --host (default host)
 EOF
@@ -51,12 +53,13 @@ die()
 }
 
 out='' rounds=5 states='' icount=0 nr_samples=10000 do_work=0 host=0 arch=
+batch=1
 host_label=host
 specs=()
 cmdline="tools/bench.sh $*"
 while [ $# -gt 0 ]; do
 	case $1 in
-	--arch | --out | --rounds | --states | --nr-samples | --label)
+	--arch | --out | --rounds | --states | --nr-samples | --label | --batch)
 		[ $# -ge 2 ] && [[ $2 != -* ]] || die "$1 wants a value"
 		;;
 	esac
@@ -68,6 +71,7 @@ while [ $# -gt 0 ]; do
 	--icount)	icount=1 ;;
 	--nr-samples)	nr_samples=${2:-}; shift ;;
 	--do-work)	do_work=1 ;;
+	--batch)	batch=${2:-}; shift ;;
 	--host)		host=1 ;;
 	--label)	host_label=${2:-}; shift ;;
 	-h | --help)	usage ;;
@@ -76,9 +80,9 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-for n in "$rounds" "$nr_samples"; do
+for n in "$rounds" "$nr_samples" "$batch"; do
 	[[ $n =~ ^[1-9][0-9]{0,8}$ ]] ||
-		die "--rounds and --nr-samples want a count from 1, not '$n'"
+		die "--rounds, --nr-samples and --batch want a count from 1, not '$n'"
 done
 [[ $states =~ ^((out|off|on)(,(out|off|on))*)?$ ]] ||
 	die "--states wants a list of out, off and on, not '$states'"
@@ -122,6 +126,7 @@ write_env()
 		echo "rounds $rounds"
 		echo "nr_samples $nr_samples"
 		echo "do_work $do_work"
+		echo "batch $batch"
 		echo "states ${states:-all}"
 		if [ $host = 1 ]; then
 			echo "kernels $host_label"
@@ -133,6 +138,9 @@ write_env()
 			echo "mode host"
 		else
 			echo "arch $TB_ARCH"
+			# ticks by which icount medians may differ (arm64.conf)
+			echo "tick_slack $(echo "$TB_ARCH_APPEND" |
+				sed -n 's/.*tb\.tick_slack=\([0-9]*\).*/\1/p' | grep . || echo 0)"
 			echo "mode $([ $icount = 1 ] && echo tcg-icount || echo tcg)"
 			echo "qemu $("$TB_QEMU" --version | head -n 1)"
 			[ $icount = 1 ] && echo "qemu_accel tcg -icount shift=0,sleep=off"
@@ -163,7 +171,8 @@ run_host()
 	write_env
 	sh "$TB_TOP/tools/guest/collect.sh" --rounds "$rounds" \
 		--labels "$host_label" --states "$states" \
-		--nr-samples "$nr_samples" --do-work $do_work "$out"
+		--nr-samples "$nr_samples" --do-work $do_work --batch "$batch" \
+		"$out"
 	rc=$?
 	[ $loaded = 1 ] && rmmod tracerbench
 	[ $rc = 0 ] || die "measuring failed"
@@ -380,7 +389,8 @@ run_qemu()
 			echo "bench.sh: round $r$([ "$per_boot" -gt 1 ] && echo "-$rounds") of $rounds: booting ${boot_labels[$b]} (boot $boot of $nboots$left)" >&2
 			ktap=$out/boots/r$r-$l
 			kargs=("tb.round=$r" "tb.rounds=$per_boot" tb.labels="${boot_labels[$b]}"
-			       "tb.nr_samples=$nr_samples" "tb.do_work=$do_work")
+			       "tb.nr_samples=$nr_samples" "tb.do_work=$do_work"
+			       "tb.batch=$batch")
 			[ -n "$states" ] && kargs+=(tb.states="$states")
 			TB_ICOUNT=$icount tb_boot "bench-$l" \
 				"$TB_OUT/initrd-$(tb_name "bench-$l").cpio.gz" collect 1800 \

@@ -509,7 +509,8 @@ report_json()
 }
 
 # expect_diff JSON ROW PRIM OP VALUE [exact]: the difference of ROW to the
-# reference for PRIM compares so (eq, lt, gt), and is exact if asked
+# reference for PRIM compares so (eq, lt, gt; near, with VALUE as
+# "V,TOLERANCE"), and is exact if asked
 expect_diff()
 {
 	$PY - "$@" <<'PYEOF'
@@ -519,8 +520,12 @@ want_exact = len(sys.argv) > 6
 doc = json.load(open(path))
 t = next(t for t in doc["tables"] if t["primitive"] == prim)
 e = next(e for e in t["rows"] if e["row"] == row)
-ok = {"eq": operator.eq, "lt": operator.lt, "gt": operator.gt}[op](
-    e["diff"], float(value))
+if op == "near":
+    v, tol = map(float, value.split(","))
+    ok = abs(e["diff"] - v) <= tol
+else:
+    ok = {"eq": operator.eq, "lt": operator.lt, "gt": operator.gt}[op](
+        e["diff"], float(value))
 if want_exact and not e.get("exact"):
     ok = False
 print(f"[bench] {row} {prim}: diff {e['diff']} ({'exact' if e.get('exact') else 'p=%s' % e.get('p')}), want {op} {value}")
@@ -705,6 +710,8 @@ check_bench_errors()
 	expect_error "unknown option" "$bench" --frobnicate trace || rc=1
 	expect_error "no architecture nosuch" "$bench" --arch nosuch trace || rc=1
 	expect_error "applies to QEMU guests only" "$bench" --host --arch arm64 || rc=1
+	expect_error "want a count from 1, not '0x10'" "$bench" --batch 0x10 trace || rc=1
+	expect_error "wants a count from 1, not '0'" sh "$collect" --batch 0 "$tmp/o3" || rc=1
 	expect_error "no such directory" "$report" /nonexistent || rc=1
 	expect_error "no results.json" "$report" "$tmp" || rc=1
 	expect_error "no row nosuch.off" "$report" --reference nosuch.off \
@@ -745,14 +752,20 @@ PYEOF
 
 # On another architecture, the example patch under icount: its 16 nops
 # take 16 ns, which the counter shows as 16 ns at its own rate (arm64's
-# 62.5 MHz: exactly one tick), on irq and irq_save, and nothing elsewhere.
+# 62.5 MHz: one tick), on irq and irq_save, and nothing elsewhere. A
+# median on a tick's edge (arm64's irq, events off: 75.5 ticks) reads
+# as either neighbour, so batch 50 gives figures per pair to 1/50 of a
+# tick, and keeps the windows with the events off (about 3800 ticks)
+# below 4096, where the histogram is exact: each figure within 0.02 of
+# the truth, the difference within 0.04.
 check_bench_arch()
 {
 	local dir=$TB_OUT/bench-$TB_ARCH-icount pad=trace+pad-irqoff ticks
 
 	rm -rf "$dir"
 	"$TB_TOP/tools/bench.sh" --arch "$TB_ARCH" --icount --rounds 1 \
-		--out "$dir" trace trace,patches="$TB_TOP/tools/patches/pad-irqoff" \
+		--batch 50 --out "$dir" trace \
+		trace,patches="$TB_TOP/tools/patches/pad-irqoff" \
 		>"$dir.log" 2>&1
 	result $? "bench.sh --arch $TB_ARCH --icount: trace and pad-irqoff"
 	sed "s/^/[bench $TB_ARCH] /" "$dir.log"
@@ -761,10 +774,10 @@ check_bench_arch()
 	ticks=$($PY -c 'import json, sys
 t = json.load(open(sys.argv[1]))["tables"][0]
 print(round(16e-9 * t["rows"][0]["counter_hz"]))' "$dir/report.json") || return 1
-	expect_diff "$dir/report.json" $pad.off irq eq "$ticks" exact &&
-		expect_diff "$dir/report.json" $pad.off irq_save eq "$ticks" exact &&
-		expect_diff "$dir/report.json" $pad.off preempt eq 0 exact &&
-		expect_diff "$dir/report.json" $pad.off raw_irq eq 0 exact
+	expect_diff "$dir/report.json" $pad.off irq near "$ticks,0.04" &&
+		expect_diff "$dir/report.json" $pad.off irq_save near "$ticks,0.04" &&
+		expect_diff "$dir/report.json" $pad.off preempt near 0,0.04 &&
+		expect_diff "$dir/report.json" $pad.off raw_irq near 0,0.04
 }
 
 # bench.sh on every architecture asked for that builds the trace kernel;
@@ -783,7 +796,7 @@ for arch in $archs; do
 		result $? "bench.sh, report.py and collect.sh refuse bad input, saying why"
 	else
 		check_bench_arch
-		result $? "report: on $arch pad-irqoff costs irq and irq_save 16 ns in counter ticks exactly, preempt nothing"
+		result $? "report: on $arch pad-irqoff costs irq and irq_save 16 ns in counter ticks (batch 50: within 0.04), preempt nothing"
 	fi
 done
 

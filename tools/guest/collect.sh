@@ -17,6 +17,8 @@
 #                     kernel has them (default: every one it has)
 #   --nr-samples N    samples per primitive per CPU (default 10000)
 #   --do-work 0|1     the simulated critical section inside the windows
+#   --batch N         pairs per timed window (default 1): sub-tick figures
+#                     on a coarse counter, such as arm64's
 #   --cpus LIST       the CPUs to measure (default: all)
 #   --emit            also print the run files on stdout, for the guest
 #
@@ -52,6 +54,7 @@ is_count()
 }
 
 rounds=5 first=1 labels=host states='' nr_samples=10000 do_work=0 cpus=all
+batch=1
 emit=0 out=
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -61,6 +64,7 @@ while [ $# -gt 0 ]; do
 	--states)	states=$2; shift ;;
 	--nr-samples)	nr_samples=$2; shift ;;
 	--do-work)	do_work=$2; shift ;;
+	--batch)	batch=$2; shift ;;
 	--cpus)		cpus=$2; shift ;;
 	--emit)		emit=1 ;;
 	-*)		usage ;;
@@ -74,6 +78,7 @@ is_count "$rounds" || die "--rounds wants a count from 1, not '$rounds'"
 is_count "$first" || die "--first-round wants a count from 1, not '$first'"
 is_count "$nr_samples" || die "--nr-samples wants a count from 1, not '$nr_samples'"
 case $do_work in 0 | 1) ;; *) die "--do-work wants 0 or 1, not '$do_work'" ;; esac
+is_count "$batch" || die "--batch wants a count from 1, not '$batch'"
 labels=$(echo "$labels" | tr , ' ')
 for l in $labels; do
 	case $l in
@@ -110,7 +115,8 @@ done
 [ -w "$TB/benchmark" ] || die "cannot write $TB/benchmark: run as root"
 echo "$nr_samples" >"$TB/nr_samples" &&
 	echo "$do_work" >"$TB/do_work" &&
-	echo "$cpus" >"$TB/cpus" || die "cannot configure tracerbench (--cpus '$cpus'?)"
+	echo "$batch" >"$TB/batch" &&
+	echo "$cpus" >"$TB/cpus" || die "cannot configure tracerbench (--cpus '$cpus', --batch '$batch'?)"
 
 # Leave the events as they were found, also when a run fails or the
 # user interrupts: on a real machine they may have been on by choice.

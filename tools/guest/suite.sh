@@ -1776,7 +1776,8 @@ test_collect()
 		--labels "$(cmdline_param labels host)" \
 		--states "$(cmdline_param states '')" \
 		--nr-samples "$(cmdline_param nr_samples 10000)" \
-		--do-work "$(cmdline_param do_work 0)" /tmp/results
+		--do-work "$(cmdline_param do_work 0)" \
+		--batch "$(cmdline_param batch 1)" /tmp/results
 }
 
 group_collect()
