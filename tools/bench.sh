@@ -364,7 +364,7 @@ run_qemu()
 	for b in "${boots[@]}"; do
 		l=${boot_labels[$b]%%,*}
 		tb_build_module "bench-$l" ||
-			die "building the module for $l failed: $TB_OUT/build-bench-$l/build.log"
+			die "building the module for $l failed: $(dirname "$(tb_module "bench-$l")")/build.log"
 		tb_make_initramfs "bench-$l" "$TB_OUT/initrd-$(tb_name "bench-$l").cpio.gz" ||
 			die "cannot make the initramfs for $l"
 		for k in ${boot_labels[$b]//,/ }; do

@@ -44,6 +44,13 @@ set -u
 passed=0
 failed=0
 
+TB_JOBS=${TB_JOBS:-2}
+if ! [[ $TB_JOBS =~ ^[1-9][0-9]?$ ]]; then
+	result 1 "TB_JOBS is a count from 1, not '$TB_JOBS'"
+	echo "$passed passed, $failed failed"
+	exit 2
+fi
+
 # Count a test program's "N passed, N failed" line; none is one failure.
 collect_summary()
 {
@@ -443,8 +450,6 @@ run_arch()
 # before any job starts; each job writes only files that carry its
 # architecture's name. Their results are read in the order asked.
 TB_ARCHS=${TB_ARCHS-$(tb_all_archs)}
-TB_JOBS=${TB_JOBS:-2}
-[[ $TB_JOBS =~ ^[1-9][0-9]?$ ]] || { echo "TB_JOBS wants a count from 1, not '$TB_JOBS'" >&2; exit 2; }
 archs=
 for arch in $TB_ARCHS; do
 	if ! tb_arch_load "$arch" || ! tb_install || ! tb_guest_debs >/dev/null; then

@@ -302,7 +302,7 @@ def describe(rows, order):
             hz = counter_hz(r)
             lines.append(f"  {r['label']}: {k.get('release', '?')}, config "
                          f"{k.get('config_hash', '?')}, "
-                         f"counter {hz / 1e6 if hz else 0:.1f} MHz, "
+                         f"counter {f'{hz / 1e6:.1f} MHz' if hz else '?'}, "
                          f"{k.get('spec', k.get('kind', ''))}")
     return lines
 
