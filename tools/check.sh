@@ -118,6 +118,9 @@ mkdir -p "$TB_OUT"
 
 make -s -C "$TB_TOP/tools/unit" check >"$TB_OUT/unit.log" 2>&1
 collect_summary unit "$TB_OUT/unit.log"
+# report.py's rules for exact and significant, on made-up results
+/usr/bin/python3 "$TB_TOP/tools/unit/report_test.py" >"$TB_OUT/report-unit.log" 2>&1
+collect_summary "report unit" "$TB_OUT/report-unit.log"
 
 # Without the kernel's build tree, make names the package to install.
 check_no_kdir()
