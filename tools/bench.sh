@@ -139,8 +139,7 @@ write_env()
 		else
 			echo "arch $TB_ARCH"
 			# ticks by which icount medians may differ (arm64.conf)
-			echo "tick_slack $(echo "$TB_ARCH_APPEND" |
-				sed -n 's/.*tb\.tick_slack=\([0-9]*\).*/\1/p' | grep . || echo 0)"
+			echo "tick_slack $(tb_arch_param tick_slack 0)"
 			echo "mode $([ $icount = 1 ] && echo tcg-icount || echo tcg)"
 			echo "qemu $("$TB_QEMU" --version | head -n 1)"
 			[ $icount = 1 ] && echo "qemu_accel tcg -icount shift=0,sleep=off"
@@ -344,6 +343,12 @@ split_results()
 	END { exit bad || !files }' "$1"
 }
 
+# bench_initrd LABEL: the initramfs of the boot LABEL leads
+bench_initrd()
+{
+	echo "$TB_OUT/initrd-$(tb_name "bench-$1").cpio.gz"
+}
+
 run_qemu()
 {
 	local l b k boot=0 nboots r start elapsed left kargs ktap per_boot
@@ -365,7 +370,7 @@ run_qemu()
 		l=${boot_labels[$b]%%,*}
 		tb_build_module "bench-$l" ||
 			die "building the module for $l failed: $(dirname "$(tb_module "bench-$l")")/build.log"
-		tb_make_initramfs "bench-$l" "$TB_OUT/initrd-$(tb_name "bench-$l").cpio.gz" ||
+		tb_make_initramfs "bench-$l" "$(bench_initrd "$l")" ||
 			die "cannot make the initramfs for $l"
 		for k in ${boot_labels[$b]//,/ }; do
 			kernel_env "$k" >"$out/kernels/$k.host.env"
@@ -393,7 +398,7 @@ run_qemu()
 			       "tb.batch=$batch")
 			[ -n "$states" ] && kargs+=(tb.states="$states")
 			TB_ICOUNT=$icount tb_boot "bench-$l" \
-				"$TB_OUT/initrd-$(tb_name "bench-$l").cpio.gz" collect 1800 \
+				"$(bench_initrd "$l")" collect 1800 \
 				"$ktap" "${kargs[@]}"
 			if ! grep -q '^1\.\.' "$ktap.ktap" ||
 			   grep -q '^not ok' "$ktap.ktap"; then

@@ -400,8 +400,7 @@ check_compare()
 	local rc=$? ratio
 
 	# the events' least on/off ratio, 5 unless the arch says (arm64.conf)
-	ratio=$(echo "$TB_ARCH_APPEND" | sed -n 's/.*tb\.tp_ratio=\([0-9]*\).*/\1/p')
-	ratio=${ratio:-5}
+	ratio=$(tb_arch_param tp_ratio 5)
 	sed "s/^/[$(tb_name compare)] /" "$log"
 	[ $rc = 0 ] || return 1
 	awk '($1 == "irq" || $1 == "preempt" || $1 == "irq_save") &&

@@ -160,7 +160,7 @@ function jump_target(j,    t) {
 }
 # arm64: instruction i of a window of primitive p, 1 if it is allowed;
 # 0 if it is not, and said why; -1 if the common rules below decide.
-function allowed_arm64(p,    mem, base) {
+function allowed_arm64(p,    mem) {
 	if (op[i] ~ /^(nop|hint|paciasp|autiasp|pacibsp|autibsp|bti|isb)$/)
 		return 1
 	if (p ~ /irq/ && (op[i] == "msr" && args[i] ~ /^daif(set|clr)?,/ ||
@@ -197,13 +197,12 @@ function allowed_arm64(p,    mem, base) {
 # arm64: what each register holds, in address order: "cur" after mrs of
 # sp_el0 (the thread_info of current, which holds the preempt count),
 # "curoff" after adding the offset 8 of the count to that, "shadow" after
-# the KASAN
-# (address >> 3) + offset of either. Any other write of a register, a
-# call (x0-x18 are for the callee to clobber) or a written-back base
-# forgets it. memkind[j]: what the base of the memory operand of
-# instruction j held.
-# The windows read sp_el0 before their loop and never write it after, so
-# address order is the order that matters.
+# the KASAN (address >> 3) + offset of either. Any other write of a
+# register, a call (x0-x18 are for the callee to clobber) or a
+# written-back base forgets it. memkind[j]: what the base of the memory
+# operand of instruction j held. The windows read sp_el0 before their
+# loop and never write it after, so address order is the order that
+# matters.
 function track_arm64(j,    r, n, d, b, k) {
 	memkind[j] = ""
 	b = ""

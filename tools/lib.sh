@@ -70,6 +70,16 @@ tb_arch_builds()
 	done
 }
 
+# tb_arch_param NAME DEFAULT: the value of tb.NAME= in the architecture's
+# kernel arguments (TB_ARCH_APPEND), as the guest's cmdline_param reads it.
+tb_arch_param()
+{
+	local v
+
+	v=$(echo "$TB_ARCH_APPEND" | sed -n "s/.*tb\.$1=\([^ ]*\).*/\1/p")
+	echo "${v:-$2}"
+}
+
 # Every architecture tools/arch/ describes, x86-64 first.
 tb_all_archs()
 {
@@ -426,7 +436,7 @@ tb_kernel_dir()
 # the notrace kernel must not have the tracepoints.
 tb_check_config()
 {
-	local variant=$1 config=$2/.config opt missing=0
+	local variant=$1 config=$2/.config opt name missing=0
 
 	shift 2
 	while read -r opt; do
@@ -435,8 +445,9 @@ tb_check_config()
 		# dependencies are not met: unset all the same
 		case $opt in
 		"# CONFIG_"*" is not set")
-			set -- $opt
-			grep -q "^$2=" "$config" || continue ;;
+			name=${opt#\# }
+			name=${name%% *}
+			grep -q "^$name=" "$config" || continue ;;
 		esac
 		echo "tracerbench: $variant kernel in $(dirname "$config") lacks $opt" >&2
 		missing=1
