@@ -579,9 +579,9 @@ wait_run_lock()
 # real-time priority, so the kernel's real-time threads (RCU's on RT) still
 # run, and ksoftirqd of HOLD_CPU is raised above it while the CPU is held:
 # softirqs deferred to it, RCU's among them, would otherwise wait, and with
-# them every RCU grace period. The hog ends itself after 60 s. The settings are read with cat: busybox's
-# read takes a byte at a time, and these files return nothing at an offset
-# past 0.
+# them every RCU grace period. The hog ends itself after 60 s. The
+# settings are read with cat: busybox's read takes a byte at a time, and
+# these files return nothing at an offset past 0.
 HOLD_CPU=2
 RT_RUNTIME=/proc/sys/kernel/sched_rt_runtime_us
 FAIR_RUNTIME=/sys/kernel/debug/sched/fair_server/cpu$HOLD_CPU/runtime
@@ -619,16 +619,37 @@ hold_cpu()
 		{ diag "the hog did not start"; release_cpu; return 1; }
 }
 
-# The limits come back before the hog goes: the held thread may run from
-# then on, and whatever waited for the run (a CPU switch) proceeds.
+# Let go of the held CPU: the limits come back, then the hog goes, and
+# from then on the held thread runs, the run ends and whatever waited for
+# it (a CPU switch) proceeds. A switch must not run before RT throttling
+# is back: offlining a CPU with sched_rt_runtime_us at -1 fails with EBUSY
+# where CPUs have fair servers. But with cpusets (Debian's kernels) that
+# write rebuilds the sched domains under cpus_read_lock(), which a
+# pending switch holds off until the run has ended: the write goes on in
+# the background, and the hog goes once it is done or waits for that
+# lock. Waiting for the write itself stalled until the hog ended itself,
+# a minute later.
 release_cpu()
 {
+	local writer n=0
+
 	[ -n "$saved_fair" ] && set_knob $FAIR_RUNTIME "$saved_fair"
-	set_knob $RT_RUNTIME "$saved_rt"
+	( echo "$saved_rt" >$RT_RUNTIME ) &
+	writer=$!
+	while kill -0 $writer 2>/dev/null && [ $n -lt 600 ]; do
+		# done (a zombie until the shell reaps it), or waiting
+		case $(cat /proc/$writer/stat 2>/dev/null) in
+		*") Z "*)	break ;;
+		esac
+		grep -q cpus_read_lock /proc/$writer/stack 2>/dev/null && break
+		sleep 0.1
+		n=$((n + 1))
+	done
 	if [ -n "$hog_pid" ]; then
 		kill -9 $hog_pid 2>/dev/null
 		wait $hog_pid 2>/dev/null
 	fi
+	wait $writer || diag "restoring $RT_RUNTIME to $saved_rt failed"
 	# PREEMPT_RT runs ksoftirqd at SCHED_OTHER too
 	[ -n "$softirqd" ] && /tests/tbio setsched "$softirqd" other 0
 	taskset -p -c "$(online_cpus)" $$ >/dev/null
