@@ -415,10 +415,20 @@ tb_fragments()
 	esac
 }
 
-# Where variant $1 is built: keyed by its fragments, the source package's
+# --- Kernels of linux-source-6.12 -----------------------------------------
+#
+# Each kernel builds in a tree of its own: a hard-linked copy of the source
+# (cp -al, cheap) with the build in its subdirectory b/. There kbuild uses
+# the relative srctree "..", so that every path it records is relative and
+# a copy of the whole tree builds incrementally where it lies: a patched
+# kernel (below) starts from a copy of its variant's tree, and the variant
+# itself is never built twice.
+TB_TREES=$TB_CACHE/trees
+
+# The tree of variant $1: keyed by its fragments, the source package's
 # version and the compiler, so that a change to any of them rebuilds; off
 # x86-64, by the architecture too.
-tb_kernel_dir()
+tb_kernel_tree()
 {
 	local key
 
@@ -428,7 +438,13 @@ tb_kernel_dir()
 		${TB_CROSS}gcc --version | head -n 1
 		[ "$TB_ARCH" = x86_64 ] || echo "$TB_ARCH"
 	} | sha256sum | cut -c 1-16)
-	echo "$TB_CACHE/kernels/$(tb_name "$1")-$key"
+	echo "$TB_TREES/$(tb_name "$1")-$key"
+}
+
+# Where variant $1 is built (its kernel build tree): b/ in its tree.
+tb_kernel_dir()
+{
+	echo "$(tb_kernel_tree "$1")/b"
 }
 
 # tb_check_config VARIANT DIR [FRAGMENT...]: every option the variant's
@@ -471,44 +487,6 @@ tb_configure()
 		make -C "$1" O="$2" "${TB_KMAKE[@]}" olddefconfig
 }
 
-# Build kernel variant $1 unless the cache has it; the log is build.log in
-# its directory.
-tb_build_kernel()
-{
-	local dir
-
-	dir=$(tb_kernel_dir "$1")
-	[ -f "$dir/.tb-built" ] && return 0
-	tb_kernel_source || return 1
-	rm -rf "$dir" && mkdir -p "$dir" || return 1
-	echo "tracerbench: building the $TB_ARCH $1 kernel in $dir" >&2
-	{
-		tb_configure "$TB_SRC" "$dir" "$1" &&
-			tb_check_config "$1" "$dir" &&
-			make -C "$TB_SRC" O="$dir" "${TB_KMAKE[@]}" -j"$(nproc)" all
-	} >"$dir/build.log" 2>&1 || return 1
-	touch "$dir/.tb-built"
-}
-
-# --- Kernels of linux-source-6.12 with patches and extra fragments -------
-#
-# Such a kernel builds from a tree of its own: a hard-linked copy of the
-# source (cp -al, cheap) with the build in its subdirectory b/. There kbuild
-# uses the relative srctree "..", so that every path it records is relative
-# and a copy of the whole tree builds incrementally where it lies. Each
-# variant has one such base tree, built once; a patched kernel starts from a
-# copy of it whose sources are hard links and whose build outputs are real
-# copies (objtool rewrites objects in place, and must not write through a
-# link into the base). GNU patch replaces the files it changes, so the links
-# of patched files break and the base sources stay as they are; the new
-# modification times make kbuild rebuild what depends on them.
-TB_TREES=$TB_CACHE/trees
-
-tb_tree_base_dir()
-{
-	echo "$TB_TREES/$(basename "$(tb_kernel_dir "$1")")"
-}
-
 # tb_tree_build TREE VARIANT [FRAGMENT...]: configure TREE/b as VARIANT
 # plus the fragments, unless it has a configuration already, check that
 # every option asked for is set, and build; the log is TREE/b/build.log.
@@ -532,19 +510,20 @@ tb_tree_build()
 	} >>"$tree/b/build.log" 2>&1
 }
 
-# Build the base tree of variant $1 unless the cache has it.
-tb_build_tree_base()
+# Build kernel variant $1 unless the cache has it; the log is build.log in
+# its build directory.
+tb_build_kernel()
 {
-	local dir
+	local tree
 
-	dir=$(tb_tree_base_dir "$1")
-	[ -f "$dir/b/.tb-built" ] && return 0
+	tree=$(tb_kernel_tree "$1")
+	[ -f "$tree/b/.tb-built" ] && return 0
 	tb_kernel_source || return 1
-	echo "tracerbench: building the $1 base tree in $dir" >&2
-	rm -rf "$dir" && mkdir -p "$TB_TREES" &&
-		cp -al "$TB_SRC" "$dir" && mkdir "$dir/b" &&
-		tb_tree_build "$dir" "$1" || return 1
-	touch "$dir/b/.tb-built"
+	echo "tracerbench: building the $TB_ARCH $1 kernel in $tree/b" >&2
+	rm -rf "$tree" && mkdir -p "$TB_TREES" &&
+		cp -al "$TB_SRC" "$tree" && mkdir "$tree/b" &&
+		tb_tree_build "$tree" "$1" || return 1
+	touch "$tree/b/.tb-built"
 }
 
 # tb_patch_list PATH: the patches PATH names, one path a line, in order: a
@@ -585,7 +564,7 @@ tb_patch_list()
 
 # tb_patched_dir VARIANT PATCHES FRAGMENTS: where VARIANT with the patch
 # series PATCHES (a path, or empty) and the kconfig fragments FRAGMENTS (a
-# space-separated list) builds; keyed by the base tree and the contents,
+# space-separated list) builds; keyed by the variant's tree and the contents,
 # in order, of every patch and fragment.
 tb_patched_dir()
 {
@@ -595,7 +574,7 @@ tb_patched_dir()
 		patches=$(tb_patch_list "$2") || return 1
 	fi
 	key=$({
-		basename "$(tb_tree_base_dir "$1")"
+		basename "$(tb_kernel_tree "$1")"
 		for p in $patches; do
 			sha256sum <"$p"
 		done
@@ -604,11 +583,17 @@ tb_patched_dir()
 			sha256sum <"$f"
 		done
 	} | sha256sum | cut -c 1-16)
-	echo "$(tb_tree_base_dir "$1")-$key"
+	echo "$(tb_kernel_tree "$1")-$key"
 }
 
 # tb_build_patched VARIANT PATCHES FRAGMENTS: build what tb_patched_dir
-# names, unless the cache has it, from a copy of the variant's base tree;
+# names, unless the cache has it, from a copy of the variant's tree: its
+# sources as hard links, its build outputs as real copies (objtool rewrites
+# objects in place, and must not write through a link into the variant's
+# tree). GNU patch replaces the files it changes, so the links of patched
+# files break and the variant's sources stay as they are; the new
+# modification times make kbuild rebuild what depends on them. Prints the
+# tree's build directory (its kernel build tree).
 # prints the tree's build directory (its kernel build tree).
 tb_build_patched()
 {
@@ -623,11 +608,11 @@ tb_build_patched()
 		if [ -n "$patches" ]; then
 			list=$(tb_patch_list "$patches") || return 1
 		fi
-		tb_build_tree_base "$variant" || {
-			echo "tracerbench: building the $variant base tree failed: $(tb_tree_base_dir "$variant")/b/build.log" >&2
+		tb_build_kernel "$variant" || {
+			echo "tracerbench: building the $variant kernel failed: $(tb_kernel_dir "$variant")/build.log" >&2
 			return 1
 		}
-		base=$(tb_tree_base_dir "$variant")
+		base=$(tb_kernel_tree "$variant")
 		rm -rf "$dir" && mkdir "$dir" || return 1
 		# the sources as links, the build as copies
 		(cd "$base" && find . -mindepth 1 -maxdepth 1 ! -name b \
