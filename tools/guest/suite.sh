@@ -634,13 +634,14 @@ release_cpu()
 	local writer n=0
 
 	[ -n "$saved_fair" ] && set_knob $FAIR_RUNTIME "$saved_fair"
-	( echo "$saved_rt" >$RT_RUNTIME ) &
+	( echo "$saved_rt" >$RT_RUNTIME ) 2>/dev/null &
 	writer=$!
 	while kill -0 $writer 2>/dev/null && [ $n -lt 600 ]; do
 		# done (a zombie until the shell reaps it), or waiting
 		case $(cat /proc/$writer/stat 2>/dev/null) in
 		*") Z "*)	break ;;
 		esac
+		# without /proc/PID/stack, this waits out its 60 s bound
 		grep -q cpus_read_lock /proc/$writer/stack 2>/dev/null && break
 		sleep 0.1
 		n=$((n + 1))
