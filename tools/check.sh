@@ -31,8 +31,9 @@
 # on the kernels TB_ARCH_PLAIN and TB_ARCH_EXACT name the functional and
 # exact suites; on arm64 the trace and debug kernels as above, KUnit,
 # compare.sh and bench.sh (pad-irqoff under icount) too; on i386 the
-# functional suite on the notrace kernel. The architectures run side by
-# side, TB_JOBS (2) at a time, each into .out/check-ARCH.log.
+# functional suite on the notrace kernel. Each architecture's checks come
+# in parts (arch_parts), which run side by side, TB_JOBS (2) at a time,
+# each into .out/check-ARCH-PART.log.
 #
 # Prints every result and, last, "N passed, N failed"; exits non-zero on any
 # failure. TB_KERNELS="6.12" limits the Debian kernels, TB_BUILT_KERNELS the
@@ -128,7 +129,10 @@ big_run()
 # beside check_debian_kernels.
 boot_long()
 {
-	TB_CPUS=2 TB_MEM=256M TB_INITRD=$TB_OUT/initrd-$1-long.cpio.gz \
+	local n
+
+	n=$(tb_name "$1")
+	TB_CPUS=2 TB_MEM=256M TB_INITRD=$TB_OUT/initrd-$n-long.cpio.gz \
 		boot_suite "$1" long 0 900 "${@:2}"
 }
 

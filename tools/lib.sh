@@ -44,6 +44,8 @@ tb_arch_load()
 			$(cd "$TB_TOP/tools/arch" && ls *.conf | sed 's/\.conf$//') >&2
 		return 1
 	fi
+	# what an arch file may leave out
+	TB_PART_SECONDS=
 	. "$conf" || return 1
 	export TB_ARCH=$1
 	TB_KMAKE=(${TB_KARCH:+ARCH=$TB_KARCH} ${TB_CROSS:+CROSS_COMPILE=$TB_CROSS})
@@ -594,7 +596,6 @@ tb_patched_dir()
 # files break and the variant's sources stay as they are; the new
 # modification times make kbuild rebuild what depends on them. Prints the
 # tree's build directory (its kernel build tree).
-# prints the tree's build directory (its kernel build tree).
 tb_build_patched()
 {
 	local variant=$1 patches=$2 frags=$3 dir base p list
