@@ -5,6 +5,7 @@
 #   make dkms-install [KVER=release]          install through DKMS
 #   make dkms-remove                          uninstall that version
 #   make check                                unit tests and in-guest suites
+#   make check-long                           10^8 samples per CPU per model
 #   make style                                checkpatch, sparse, W=1
 #   make run                                  benchmark in a QEMU guest
 #   make disasm-check [KDIR=...]              build, then check the windows
@@ -88,6 +89,10 @@ unit:
 check:
 	tools/check.sh
 
+# issue 6's count: 10^8 samples per CPU on each preemption model
+check-long:
+	TB_ARCHS=x86_64 TB_PARTS=long TB_LONG_SAMPLES=100000000 tools/check.sh
+
 style:
 	tools/style.sh
 
@@ -98,4 +103,4 @@ disasm-check: modules
 	tools/disasm.sh tracerbench.ko
 
 .PHONY: all modules clean kdir dkms-tool version sources stage \
-	dkms-install dkms-remove unit check style run disasm-check
+	dkms-install dkms-remove unit check check-long style run disasm-check
