@@ -396,26 +396,39 @@ collect_kunit()
 }
 
 # The KUnit suites of the pure helpers on kernel $1, which has CONFIG_KUNIT:
-# the module built at W=1 with sparse, then loaded in a boot of its own.
-check_kunit()
+# the module built at W=1 with sparse, and put in the kernel's initramfs
+# beside tracerbench.ko, for the kunit group of the debug boot.
+build_kunit()
 {
-	local k=$1 n out s=$SECONDS
+	local k=$1 n
 
 	n=$(tb_name "$k")
-	out=$TB_OUT/$n-kunit
 	if ! tb_build_kunit "$k"; then
 		sed "s/^/[$n kunit build] /" "$(tb_kunit_log "$k")"
 		result 1 "$n: KUnit module builds at W=1 with sparse, cleanly"
-		return
+		return 1
 	fi
 	result 0 "$n: KUnit module builds at W=1 with sparse, cleanly"
-	tb_make_initramfs "$k" "$TB_OUT/initrd-$n-kunit.cpio.gz" \
+	tb_make_initramfs "$k" "$TB_OUT/initrd-$n.cpio.gz" \
 		"$(tb_module "$k")" "$(tb_kunit_module "$k")"
 	result $? "$n: initramfs with the KUnit module"
-	tb_boot "$k" "$TB_OUT/initrd-$n-kunit.cpio.gz" kunit 900 "$out"
-	collect_ktap "$n kunit" "$out"
-	collect_kunit "$n kunit" "$out"
-	echo "# $n kunit: $((SECONDS - s)) s"
+}
+
+# The debug kernel's one boot: the functional suite under the kernel's
+# bug detectors, fault injection, the leak scan, then KUnit, after the
+# scan so that what it judges is tracerbench's load and unload alone.
+boot_debug()
+{
+	local k=$1 n groups=functional,faults,leaks
+
+	n=$(tb_name "$k")
+	build_kunit "$k" && groups=$groups,kunit
+	boot_suite "$k" $groups 0 2400 $(big_run "$k")
+	case $groups in
+	*,kunit)
+		collect_kunit "$n kunit" \
+			"$(suite_out "$n $groups $(big_run "$k")")" ;;
+	esac
 }
 
 # The kernels built from linux-source-6.12 for the architecture. Without
@@ -453,9 +466,7 @@ check_built_kernels()
 		trace)	boot_suite "$k" ${exact}tracepoints,baseline 1 900 ;;
 		debug)	check_disasm_catches "$k"
 			result $? "$n: disasm: a store moved into the windows is caught, KASAN's checks allowed"
-			boot_suite "$k" functional,faults,leaks 0 2400 \
-				$(big_run "$k")
-			check_kunit "$k" ;;
+			boot_debug "$k" ;;
 		esac
 	done
 }
