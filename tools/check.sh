@@ -40,7 +40,8 @@
 # failure. TB_KERNELS="6.12" limits the Debian kernels, TB_BUILT_KERNELS the
 # built ones, for a quicker loop; TB_ARCHS the architectures, all of
 # tools/arch/ by default: TB_ARCHS=arm64 checks arm64 alone; TB_PARTS the
-# parts (arch_parts), all four by default.
+# parts, all by default: host (the host's checks) and the architectures'
+# debian, long, debug and built (arch_parts).
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -53,13 +54,13 @@ if ! [[ $TB_JOBS =~ ^[1-9][0-9]?$ ]]; then
 	echo "$passed passed, $failed failed"
 	exit 2
 fi
-# The parts to run (arch_parts): all by default.
-TB_PARTS=${TB_PARTS:-debian long debug built}
+# The parts to run: the host's checks and the architectures' (arch_parts).
+TB_PARTS=${TB_PARTS:-host debian long debug built}
 for part in $TB_PARTS; do
 	case $part in
-	debian | long | debug | built)	;;
+	host | debian | long | debug | built)	;;
 	*)
-		result 1 "TB_PARTS names debian, long, debug or built, not '$part'"
+		result 1 "TB_PARTS names host, debian, long, debug or built, not '$part'"
 		echo "$passed passed, $failed failed"
 		exit 2 ;;
 	esac
@@ -170,12 +171,6 @@ start=$SECONDS
 tb_install || { result 1 "install packages"; echo "$passed passed, $failed failed"; exit 1; }
 mkdir -p "$TB_OUT"
 
-make -s -C "$TB_TOP/tools/unit" check >"$TB_OUT/unit.log" 2>&1
-collect_summary unit "$TB_OUT/unit.log"
-# report.py's rules for exact and significant, on made-up results
-/usr/bin/python3 "$TB_TOP/tools/unit/report_test.py" >"$TB_OUT/report-unit.log" 2>&1
-collect_summary "report unit" "$TB_OUT/report-unit.log"
-
 # Without the kernel's build tree, make names the package to install.
 check_no_kdir()
 {
@@ -189,13 +184,24 @@ check_no_kdir()
 	echo "$out" | sed 's/^/[no kdir] /'
 	return 1
 }
-check_no_kdir
-result $? "make without a kernel build tree names the headers package"
 
-# make style: checkpatch, and sparse at W=1 for each kernel, a result each
-# (the KUnit module is built with the same checks in the KUnit step)
-TB_STYLE_KUNIT=0 "$TB_TOP/tools/style.sh" >"$TB_OUT/style.log" 2>&1
-collect_summary style "$TB_OUT/style.log"
+# The host's own checks, the part "host" (a job beside the architectures'
+# parts, see below): the unit tests, report.py's rules for exact and
+# significant on made-up results, make without a kernel tree, and make
+# style: checkpatch, and sparse at W=1 for each kernel, a result each (the
+# KUnit module is built with the same checks for the debug kernel).
+check_host()
+{
+	make -s -C "$TB_TOP/tools/unit" check >"$TB_OUT/unit.log" 2>&1
+	collect_summary unit "$TB_OUT/unit.log"
+	/usr/bin/python3 "$TB_TOP/tools/unit/report_test.py" \
+		>"$TB_OUT/report-unit.log" 2>&1
+	collect_summary "report unit" "$TB_OUT/report-unit.log"
+	check_no_kdir
+	result $? "make without a kernel build tree names the headers package"
+	TB_STYLE_KUNIT=0 "$TB_TOP/tools/style.sh" >"$TB_OUT/style.log" 2>&1
+	collect_summary style "$TB_OUT/style.log"
+}
 
 # prepare KERNEL: the module built for it and an initramfs holding it
 prepare()
@@ -867,13 +873,18 @@ check_bench_part()
 }
 
 # run_part ARCH PART: check_part in a shell of its own, which counts its
-# own results and ends with its "N passed, N failed" line.
+# own results and ends with its "N passed, N failed" line; ARCH "host" is
+# the host's checks.
 run_part()
 {
 	passed=0
 	failed=0
 	echo "# $1 $2"
-	tb_arch_load "$1" && check_part "$2"
+	if [ "$1" = host ]; then
+		check_host
+	else
+		tb_arch_load "$1" && check_part "$2"
+	fi
 	echo "$passed passed, $failed failed"
 }
 
@@ -897,6 +908,9 @@ for arch in $TB_ARCHS; do
 done
 [ -z "$archs" ] || tb_kernel_source || result 1 "linux-source-6.12 unpacked"
 parts=
+case " $TB_PARTS " in
+*" host "*)	parts=host:checks ;;
+esac
 for arch in $archs; do
 	tb_arch_load "$arch"
 	for part in $(arch_parts); do
@@ -912,6 +926,8 @@ part_seconds()
 {
 	local secs kernels= k
 
+	# the host's checks, as measured
+	[ "$1" = host ] && { echo 40; return; }
 	tb_arch_load "$1"
 	secs=$(echo " $TB_PART_SECONDS " | sed -n "s/.* $2:\([0-9]*\) .*/\1/p")
 	case $2 in
