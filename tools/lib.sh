@@ -355,11 +355,13 @@ TB_MEM=${TB_MEM:-1G}
 # tb_boot KERNEL INITRD SUITES TIMEOUT OUTPREFIX [extra kernel args]
 # Runs the guest suites SUITES (comma separated). The console goes to
 # OUTPREFIX.console, the suites' KTAP output to OUTPREFIX.ktap. Set
-# TB_ICOUNT=1 for a deterministic guest clock.
+# TB_ICOUNT=1 for a deterministic guest clock, TB_TCG_THREAD=single to run
+# every vCPU in one host thread (QEMU's default is a thread each; icount
+# always runs them in one).
 tb_boot()
 {
 	local kernel=$1 initrd=$2 suites=$3 secs=$4 out=$5
-	local accel=(-accel tcg)
+	local accel=(-accel tcg${TB_TCG_THREAD:+,thread=$TB_TCG_THREAD})
 
 	shift 5
 	# TCG at times runs a static key patch's transient int3 after the
