@@ -177,6 +177,9 @@ boot_long()
 		"${@:2}"
 }
 
+# the architecture make check started with (TB_ARCH, x86-64 by default),
+# whose Debian kernels make style checks
+TB_HOST_ARCH=$TB_ARCH
 start=$SECONDS
 tb_install || { result 1 "install packages"; echo "$passed passed, $failed failed"; exit 1; }
 mkdir -p "$TB_OUT"
@@ -427,7 +430,9 @@ build_kunit()
 	result 0 "$n: KUnit module builds at W=1 with sparse, cleanly"
 	tb_make_initramfs "$k" "$TB_OUT/initrd-$n.cpio.gz" \
 		"$(tb_module "$k")" "$(tb_kunit_module "$k")"
-	result $? "$n: initramfs with the KUnit module"
+	local rc=$?
+	result $rc "$n: initramfs with the KUnit module"
+	return $rc
 }
 
 # The debug kernel's one boot: the functional suite under the kernel's
@@ -891,7 +896,9 @@ run_part()
 	failed=0
 	echo "# $1 $2"
 	if [ "$1" = host ]; then
-		check_host
+		# as make check started: the arch files loaded since, the
+		# last i386, must not choose style.sh's kernels
+		tb_arch_load "$TB_HOST_ARCH" && check_host
 	else
 		tb_arch_load "$1" && check_part "$2"
 	fi
@@ -951,6 +958,11 @@ part_seconds()
 	echo "${secs:-0}"
 }
 
+if [ -z "$parts" ]; then
+	result 1 "TB_PARTS=\"$TB_PARTS\" and TB_ARCHS=\"$TB_ARCHS\" leave nothing to run"
+	echo "$passed passed, $failed failed"
+	exit 2
+fi
 queue=$(for job in $parts; do
 	echo "$(part_seconds "${job%%:*}" "${job#*:}") $job"
 done | sort -s -k1,1nr | cut -d' ' -f2)
