@@ -137,29 +137,43 @@ expect_ticks()
 }
 
 # The snapshots read with the builtin read, not a cat per file: on a slow
-# debug kernel, spawning 15 processes outlasts a run.
-snapshot_params()
+# debug kernel, spawning 15 processes outlasts a run. snap_params and
+# snap_results leave theirs in SNAPSHOT, for callers that would otherwise
+# fork a subshell to take it, four a bad-input test.
+snap_params()
 {
-	local p v out=
+	local p v
 
+	SNAPSHOT=
 	for p in $PARAMS; do
 		read -r v <$TB/$p
-		out="$out$p=$v "
+		SNAPSHOT="$SNAPSHOT$p=$v "
 	done
-	echo "$out"
+}
+
+snap_results()
+{
+	local p s v
+
+	SNAPSHOT=
+	for p in $PRIMS; do
+		for s in $STATS; do
+			read -r v <$TB/$p/$s
+			SNAPSHOT="$SNAPSHOT$p/$s=$v "
+		done
+	done
+}
+
+snapshot_params()
+{
+	snap_params
+	echo "$SNAPSHOT"
 }
 
 snapshot_results()
 {
-	local p s v out=
-
-	for p in $PRIMS; do
-		for s in $STATS; do
-			read -r v <$TB/$p/$s
-			out="$out$p/$s=$v "
-		done
-	done
-	echo "$out"
+	snap_results
+	echo "$SNAPSHOT"
 }
 
 set_defaults()
@@ -404,22 +418,28 @@ clock|ordered ordered ordered ordered|EINVAL
 test_bad_input()
 {
 	file=$1 value=$2 want=$3
-	params=$(snapshot_params)
-	results=$(snapshot_results)
+	snap_params
+	params=$SNAPSHOT
+	snap_results
+	results=$SNAPSHOT
 	local fail=0
 	expect "errno" "$(write_errno $TB/$file "$value
 ")" "$want" || fail=1
-	expect "configuration" "$(snapshot_params)" "$params" || fail=1
-	expect "results" "$(snapshot_results)" "$results" || fail=1
+	snap_params
+	expect "configuration" "$SNAPSHOT" "$params" || fail=1
+	snap_results
+	expect "results" "$SNAPSHOT" "$results" || fail=1
 	return $fail
 }
 
 test_write_read_only()
 {
-	before=$(cat $TB/$1)
-	local fail=0
+	local fail=0 before after
+
+	read -r before <$TB/$1
 	expect "errno" "$(write_errno $TB/$1 5)" EACCES || fail=1
-	expect "value" "$(cat $TB/$1)" "$before" || fail=1
+	read -r after <$TB/$1
+	expect "value" "$after" "$before" || fail=1
 	return $fail
 }
 
@@ -1816,12 +1836,14 @@ test_fault_run()
 	load || return 1
 	echo 100 >$TB/nr_samples
 	while :; do
-		results=$(snapshot_results)
+		snap_results
+		results=$SNAPSHOT
 		set -- $(/tests/tbio -f $n write $TB/$file $value)
 		[ "$2" = missed ] && break
 		if [ "$1" != OK ]; then
 			expect "fault $n" "$1" ENOMEM || fail=1
-			expect "results after fault $n" "$(snapshot_results)" \
+			snap_results
+			expect "results after fault $n" "$SNAPSHOT" \
 				"$results" || fail=1
 		fi
 		expect "run after fault $n" "$(write_errno $TB/$file $value)" OK ||
