@@ -46,6 +46,7 @@ tb_arch_load()
 	fi
 	# what an arch file may leave out
 	TB_PART_SECONDS=
+	TB_BIG_SAMPLES=
 	. "$conf" || return 1
 	export TB_ARCH=$1
 	TB_KMAKE=(${TB_KARCH:+ARCH=$TB_KARCH} ${TB_CROSS:+CROSS_COMPILE=$TB_CROSS})

@@ -1428,7 +1428,7 @@ test_preempt_model()
 }
 
 # The long run's size, per CPU: tb.long_samples=, 10^8 by default (the
-# count issue 6 names). tools/check.sh gives make check 3 x 10^7, as
+# count issue 6 names). tools/check.sh gives make check 2 x 10^7, as
 # good a test with the watchdogs tightened below, and check-long 10^8.
 LONG_SAMPLES=$(cmdline_param long_samples 100000000)
 
