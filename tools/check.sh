@@ -444,8 +444,8 @@ boot_debug()
 
 	n=$(tb_name "$k")
 	# Expedited grace periods: the module loader's failure path waits
-	# for one after each of the faults group's failed loads (152 on
-	# arm64, whose group took 202 s with normal ones, 174 s so).
+	# for one after each of the faults group's failed loads (about 256,
+	# and arm64's group took 202 s with normal ones, 174 s so).
 	args="$(big_run "$k") rcupdate.rcu_expedited=1"
 	build_kunit "$k" && groups=$groups,kunit
 	boot_suite "$k" $groups 0 2400 $args
