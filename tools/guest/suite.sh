@@ -1246,14 +1246,25 @@ test_big_run()
 }
 
 # Report markers, not words: "RCU lockdep checking is enabled" is no report.
-DMESG_BAD='WARNING:|BUG:|Oops|soft lockup|hard LOCKUP|rcu.*stall|blocked for more than|Out of memory|oom-kill|Call Trace|sleeping function called'
+# The lockup detectors' own, which the long run looks for as it ends:
+LOCKUP_REPORTS='soft lockup|hard LOCKUP|rcu.*stall|blocked for more than'
+DMESG_BAD="WARNING:|BUG:|Oops|$LOCKUP_REPORTS|Out of memory|oom-kill|Call Trace|sleeping function called"
 
-test_dmesg_clean()
+# dmesg_without PATTERN: no kernel log line matches PATTERN; those that do
+# go to the KTAP as diagnostics
+dmesg_without()
 {
-	bad=$(dmesg | grep -E "$DMESG_BAD")
+	local bad
+
+	bad=$(dmesg | grep -E "$1")
 	[ -z "$bad" ] && return 0
 	echo "$bad" | while read -r line; do diag "$line"; done
 	return 1
+}
+
+test_dmesg_clean()
+{
+	dmesg_without "$DMESG_BAD"
 }
 
 group_functional()
@@ -1452,7 +1463,6 @@ LONG_RUN_FLOOR_NS=$((3 * HUNG_TASK_SECONDS * 1000000000))
 WATCHDOGS_ON="/proc/sys/kernel/soft_watchdog:1
 /sys/module/rcupdate/parameters/rcu_cpu_stall_suppress:0"
 HUNG_TASK_WARNINGS=/proc/sys/kernel/hung_task_warnings
-LOCKUP_REPORTS='soft lockup|rcu.*stall|blocked for more than'
 
 test_tighten_watchdogs()
 {
@@ -1492,10 +1502,7 @@ test_huge_run()
 		diag "the run took under $((LONG_RUN_FLOOR_NS / 1000000000)) s: too short to prove the detectors quiet"
 		fail=1
 	fi
-	dmesg | grep -E "$LOCKUP_REPORTS" | while read -r line; do
-		diag "$line"
-	done
-	dmesg | grep -qE "$LOCKUP_REPORTS" && fail=1
+	dmesg_without "$LOCKUP_REPORTS" || fail=1
 	check_results_sane || fail=1
 	set_defaults
 	return $fail
@@ -1860,11 +1867,12 @@ test_fault_run()
 # Allocation failures print their own reports; only real bugs count here.
 test_dmesg_after_faults()
 {
-	bad=$(dmesg | grep -E 'WARNING:|BUG:|Oops|sleeping function called')
+	local rc
+
+	dmesg_without 'WARNING:|BUG:|Oops|sleeping function called'
+	rc=$?
 	dmesg -c >/dev/null
-	[ -z "$bad" ] && return 0
-	echo "$bad" | while read -r line; do diag "$line"; done
-	return 1
+	return $rc
 }
 
 group_faults()
