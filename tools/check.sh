@@ -48,29 +48,28 @@ set -u
 passed=0
 failed=0
 
-TB_JOBS=${TB_JOBS:-2}
-if ! [[ $TB_JOBS =~ ^[1-9][0-9]?$ ]]; then
-	result 1 "TB_JOBS is a count from 1, not '$TB_JOBS'"
+# refuse WHY [STATUS]: stop before anything runs, a failure saying why
+refuse()
+{
+	result 1 "$1"
 	echo "$passed passed, $failed failed"
-	exit 2
-fi
+	exit "${2:-2}"
+}
+
+TB_JOBS=${TB_JOBS:-2}
+[[ $TB_JOBS =~ ^[1-9][0-9]?$ ]] ||
+	refuse "TB_JOBS is a count from 1, not '$TB_JOBS'"
 # The parts to run: the host's checks and the architectures' (arch_parts).
 TB_PARTS=${TB_PARTS:-host debian long debug built}
 for part in $TB_PARTS; do
 	case $part in
 	host | debian | long | debug | built)	;;
-	*)
-		result 1 "TB_PARTS names host, debian, long, debug or built, not '$part'"
-		echo "$passed passed, $failed failed"
-		exit 2 ;;
+	*)	refuse "TB_PARTS names host, debian, long, debug or built, not '$part'" ;;
 	esac
 done
 TB_LONG_SAMPLES=${TB_LONG_SAMPLES:-20000000}
-if ! [[ $TB_LONG_SAMPLES =~ ^[1-9][0-9]{0,11}$ ]]; then
-	result 1 "TB_LONG_SAMPLES is a count from 1, not '$TB_LONG_SAMPLES'"
-	echo "$passed passed, $failed failed"
-	exit 2
-fi
+[[ $TB_LONG_SAMPLES =~ ^[1-9][0-9]{0,11}$ ]] ||
+	refuse "TB_LONG_SAMPLES is a count from 1, not '$TB_LONG_SAMPLES'"
 
 # Count a test program's "N passed, N failed" line; none is one failure.
 collect_summary()
@@ -111,14 +110,9 @@ collect_ktap()
 	fi
 }
 
-# suite_out LABEL: the prefix of a boot's output files, from its label
-suite_out()
-{
-	echo "$TB_OUT/$(echo "$1" | tr -c 'a-zA-Z0-9.=\n-' _)"
-}
-
 # boot_suite KERNEL SUITE ICOUNT TIMEOUT [kernel args]; the label and the
-# output files name the kernel arguments too. The guest's vCPUs share one
+# output files name the kernel arguments too, and BOOT_OUT is left the
+# prefix of those files, for what reads more of them. The guest's vCPUs share one
 # host thread (TB_TCG_THREAD, single unless the caller says otherwise):
 # with a thread each, two parts' guests of 4 vCPUs put 8 threads on these
 # 2 host cores, and a vCPU that spins on a lock whose holder the host has
@@ -132,7 +126,8 @@ boot_suite()
 
 	n=$(tb_name "$k")
 	label="$n $2${5:+ ${*:5}}"
-	out=$(suite_out "$label")
+	out=$TB_OUT/$(echo "$label" | tr -c 'a-zA-Z0-9.=\n-' _)
+	BOOT_OUT=$out
 	shift 2
 	TB_ICOUNT=$1 TB_TCG_THREAD=${TB_TCG_THREAD-single} \
 		tb_boot "$k" "${TB_INITRD:-$TB_OUT/initrd-$n.cpio.gz}" \
@@ -145,13 +140,13 @@ boot_suite()
 # big_run KERNEL: the functional suite's big run for KERNEL, as kernel
 # arguments: 10^6 samples per CPU, 10^5 on debug, where KASAN makes each
 # sample several times dearer, and TB_BIG_SAMPLES where the arch's file
-# says. The suite's own default is 10^7, the count
-# users publish, and issue 2 asks that runs of 10^7 end without a lockup
-# or stall on PREEMPT_NONE, voluntary and RT kernels: the long boots run
-# longer than that on 6.12 with preempt=none and voluntary and on
-# 6.12-rt, with the detectors tightened. Nothing else grows with the count
-# (a run's memory does not). At 10^7 on every kernel, these runs took 17
-# of make check's 44 minutes.
+# says. The suite's own default is 10^7, the count users publish, and
+# issue 2 asks that runs of 10^7 end without a lockup or stall on
+# PREEMPT_NONE, voluntary and RT kernels: the long boots run longer than
+# that on 6.12 with preempt=none and voluntary and on 6.12-rt, with the
+# detectors tightened. Nothing else grows with the count (a run's memory
+# does not). At 10^7 on every kernel, these runs took 17 of make check's
+# 44 minutes.
 big_run()
 {
 	case $1 in
@@ -164,8 +159,9 @@ big_run()
 # a module and initramfs of their own (-long), as check_long_boots runs
 # beside check_debian_kernels. TB_LONG_SAMPLES per CPU: 2 x 10^7 (about
 # 31 s under TCG: 3 x 10^7 took 45 to 47 s; the suite wants 18 s), or
-# 10^8 (make check-long, the count issue 6 names: 137 to 151 s each). Both vCPUs sample at once, each in a host
-# thread of its own, as on a machine.
+# 10^8 (make check-long, the count issue 6 names: 137 to 151 s each).
+# Both vCPUs sample at once, each in a host thread of its own, as on a
+# machine.
 boot_long()
 {
 	local n
@@ -181,7 +177,7 @@ boot_long()
 # whose Debian kernels make style checks
 TB_HOST_ARCH=$TB_ARCH
 start=$SECONDS
-tb_install || { result 1 "install packages"; echo "$passed passed, $failed failed"; exit 1; }
+tb_install || refuse "install packages" 1
 mkdir -p "$TB_OUT"
 
 # Without the kernel's build tree, make names the package to install.
@@ -451,7 +447,7 @@ boot_debug()
 	boot_suite "$k" $groups 0 2400 $args
 	case $groups in
 	*,kunit)
-		collect_kunit "$n kunit" "$(suite_out "$n $groups $args")" ;;
+		collect_kunit "$n kunit" "$BOOT_OUT" ;;
 	esac
 }
 
@@ -967,11 +963,8 @@ part_seconds()
 	echo "${secs:-0}"
 }
 
-if [ -z "$parts" ]; then
-	result 1 "TB_PARTS=\"$TB_PARTS\" and TB_ARCHS=\"$TB_ARCHS\" leave nothing to run"
-	echo "$passed passed, $failed failed"
-	exit 2
-fi
+[ -n "$parts" ] ||
+	refuse "TB_PARTS=\"$TB_PARTS\" and TB_ARCHS=\"$TB_ARCHS\" leave nothing to run"
 queue=$(for job in $parts; do
 	echo "$(part_seconds "${job%%:*}" "${job#*:}") $job"
 done | sort -s -k1,1nr | cut -d' ' -f2)
