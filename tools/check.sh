@@ -194,6 +194,30 @@ check_no_kdir()
 	return 1
 }
 
+# check_refusals: make check refuses what it cannot run, before running
+# anything: exit status 2, the reason as its failure, no part started.
+check_refusals()
+{
+	local vars want out rc fail=0
+
+	while IFS="|" read -r vars want; do
+		out=$(env $vars "$TB_TOP/tools/check.sh" 2>&1)
+		rc=$?
+		if [ $rc != 2 ] || ! echo "$out" | grep -qF "not ok - $want" ||
+		   echo "$out" | grep -q ': started'; then
+			echo "[refusals] $vars: exit $rc, want 2 and '$want':"
+			echo "$out" | tail -n 3 | sed 's/^/[refusals] /'
+			fail=1
+		fi
+	done <<-EOF
+	TB_JOBS=0|TB_JOBS is a count from 1, not '0'
+	TB_PARTS=host,long|TB_PARTS names host, debian, long, debug or built, not 'host,long'
+	TB_LONG_SAMPLES=1e8|TB_LONG_SAMPLES is a count from 1, not '1e8'
+	TB_PARTS=long TB_ARCHS=arm64|TB_PARTS="long" and TB_ARCHS="arm64" leave nothing to run
+	EOF
+	return $fail
+}
+
 # The host's own checks, the part "host" (a job beside the architectures'
 # parts, see below): the unit tests, report.py's rules for exact and
 # significant on made-up results, make without a kernel tree, and make
@@ -201,6 +225,8 @@ check_no_kdir()
 # KUnit module is built with the same checks for the debug kernel).
 check_host()
 {
+	local kernels
+
 	make -s -C "$TB_TOP/tools/unit" check >"$TB_OUT/unit.log" 2>&1
 	collect_summary unit "$TB_OUT/unit.log"
 	/usr/bin/python3 "$TB_TOP/tools/unit/report_test.py" \
@@ -210,6 +236,14 @@ check_host()
 	result $? "make without a kernel build tree names the headers package"
 	TB_STYLE_KUNIT=0 "$TB_TOP/tools/style.sh" >"$TB_OUT/style.log" 2>&1
 	collect_summary style "$TB_OUT/style.log"
+	# a result per Debian kernel of the architecture make check started
+	# with, whatever architecture the parts' loop loaded last
+	kernels=$(tb_arch_load "$TB_HOST_ARCH" && echo $TB_KERNELS)
+	[ "$(grep -c ': sparse (C=2) and W=1 clean$' "$TB_OUT/style.log")" = \
+	  "$(echo $kernels | wc -w)" ]
+	result $? "make style: sparse on each of the kernels ($kernels)"
+	check_refusals
+	result $? "make check refuses a bad TB_JOBS, TB_PARTS or TB_LONG_SAMPLES, and a selection of nothing"
 }
 
 # prepare KERNEL: the module built for it and an initramfs holding it
