@@ -63,13 +63,21 @@ ktap_result()
 	fi
 }
 
-# run_test NAME COMMAND...: one KTAP line for COMMAND's exit status
+# run_test NAME COMMAND...: one KTAP line for COMMAND's exit status, then
+# the time it took if that was a second or more, so that a slow guest's
+# log shows where the time went. The names are ones no test uses: ash's
+# locals are seen, and set, by the functions called.
 run_test()
 {
+	local run_test_start=${EPOCHREALTIME/./} run_test_ms
+
 	name=$1
 	shift
 	"$@"
 	ktap_result $? "$name"
+	run_test_ms=$(((${EPOCHREALTIME/./} - run_test_start) / 1000))
+	[ $run_test_ms -lt 1000 ] || diag "$name: took" \
+		"$((run_test_ms / 1000)).$((run_test_ms % 1000 / 100)) s"
 }
 
 # The errno of one write of $2 to $1, or of one read of $1: a name or OK.
