@@ -328,7 +328,8 @@ tb_make_initramfs()
 	root=$(mktemp -d) || return 1
 	mkdir -p "$root"/bin "$root"/dev "$root"/proc "$root"/sys "$root"/tmp \
 		"$root"/tests "$root"/tb/tools/guest "$root"/tb/tools/arch
-	$TB_GUEST_CC -static -O2 -Wall -Werror -o "$root"/tests/tbio \
+	$TB_GUEST_CC -static -O2 -Wall -Werror \
+		-DTB_SPIN_HINT="\"$TB_GUEST_SPIN_HINT\"" -o "$root"/tests/tbio \
 		"$TB_TOP"/tools/guest/tbio.c &&
 		cp "$debs"/bin/busybox "$root"/bin/ &&
 		cp "$debs"/bin/bash-static "$root"/bin/bash &&
