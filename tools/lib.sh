@@ -325,6 +325,10 @@ tb_make_initramfs()
 	local root debs
 
 	debs=$(tb_guest_debs) || return 1
+	[ -n "$TB_GUEST_SPIN_HINT" ] || {
+		echo "tracerbench: tools/arch/$TB_ARCH.conf sets no TB_GUEST_SPIN_HINT" >&2
+		return 1
+	}
 	root=$(mktemp -d) || return 1
 	mkdir -p "$root"/bin "$root"/dev "$root"/proc "$root"/sys "$root"/tmp \
 		"$root"/tests "$root"/tb/tools/guest "$root"/tb/tools/arch

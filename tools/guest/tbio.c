@@ -85,7 +85,7 @@ static int set_policy(int pid, const char *policy, int prio)
 /*
  * The hog's spin-wait hint, the instruction tools/arch/ARCH.conf names
  * (TB_GUEST_SPIN_HINT). Under QEMU's TCG with one host thread for all vCPUs
- * (tools/lib.sh, TB_TCG_THREAD=single), a vCPU that loops without one runs
+ * (tools/check.sh boots its suites so), a vCPU that loops without one runs
  * for a whole time slice before the others get theirs, and the held-run
  * tests' shell crawls; x86's pause and arm64's yield hand the host thread
  * on to the next vCPU at once.
