@@ -163,8 +163,12 @@ tb_install()
 	fi
 	echo "tracerbench: installing ${missing[*]}" >&2
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq &&
-		apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+	# A mirror caught mid-sync fails one index (seen: bookworm-security's
+	# i386 Packages) while the rest, and the packages, are fine: go on
+	# with what updated, and let the install say what is really missing.
+	apt-get update -qq ||
+		echo "tracerbench: apt-get update failed; installing from the package lists it left" >&2
+	apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 }
 
 # The guest's busybox and bash: the host's own on amd64; otherwise Debian's
