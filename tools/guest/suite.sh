@@ -63,6 +63,19 @@ ktap_result()
 	fi
 }
 
+# now_us VAR: set VAR to the wall clock in microseconds. Not just
+# EPOCHREALTIME without its dot: a guest without an RTC (arm64's) starts
+# at 0, and 0.898685 would make 0898685, which the shell's arithmetic
+# reads as a bad octal number.
+now_us()
+{
+	local now_us_t=$EPOCHREALTIME now_us_frac
+
+	now_us_frac=${now_us_t#*.}
+	now_us_frac=${now_us_frac#"${now_us_frac%%[!0]*}"}
+	eval "$1=$((${now_us_t%.*} * 1000000 + ${now_us_frac:-0}))"
+}
+
 # run_test NAME COMMAND...: one KTAP line for COMMAND's exit status, then
 # the time it took if that was a second or more, so that a slow guest's
 # log shows where the time went ("took" first: a test named "kunit: ..."
@@ -70,13 +83,15 @@ ktap_result()
 # locals are seen, and set, by the functions called.
 run_test()
 {
-	local run_test_start=${EPOCHREALTIME/./} run_test_ms
+	local run_test_start run_test_end run_test_ms
 
+	now_us run_test_start
 	name=$1
 	shift
 	"$@"
 	ktap_result $? "$name"
-	run_test_ms=$(((${EPOCHREALTIME/./} - run_test_start) / 1000))
+	now_us run_test_end
+	run_test_ms=$(((run_test_end - run_test_start) / 1000))
 	[ $run_test_ms -lt 1000 ] || diag "took" \
 		"$((run_test_ms / 1000)).$((run_test_ms % 1000 / 100)) s: $name"
 }
