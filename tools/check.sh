@@ -194,6 +194,27 @@ check_no_kdir()
 	return 1
 }
 
+# check_tree_key: a kernel's cache key follows its fragments' options and
+# not their comments: a copy of tools/kconfig/ keys the trace kernel as the
+# real one does, still does with a comment added to base.config, and no
+# longer does with an option added.
+check_tree_key()
+{
+	local tmp real rc=1
+
+	tmp=$(mktemp -d) || return 1
+	real=$(tb_kernel_tree trace)
+	mkdir -p "$tmp/tools" && cp -r "$TB_TOP/tools/kconfig" "$tmp/tools/" &&
+		[ "$(TB_TOP=$tmp tb_kernel_tree trace)" = "$real" ] &&
+		echo "# a comment, and a CONFIG_X=y in it" >>"$tmp/tools/kconfig/base.config" &&
+		[ "$(TB_TOP=$tmp tb_kernel_tree trace)" = "$real" ] &&
+		echo "CONFIG_PRINTK=y" >>"$tmp/tools/kconfig/base.config" &&
+		[ "$(TB_TOP=$tmp tb_kernel_tree trace)" != "$real" ] &&
+		rc=0
+	rm -rf "$tmp"
+	return $rc
+}
+
 # check_refusals: make check refuses what it cannot run, before running
 # anything: exit status 2, the reason as its failure, no part started.
 check_refusals()
@@ -234,6 +255,8 @@ check_host()
 	collect_summary "report unit" "$TB_OUT/report-unit.log"
 	check_no_kdir
 	result $? "make without a kernel build tree names the headers package"
+	check_tree_key
+	result $? "a kernel's cache key follows its fragments' options, not their comments"
 	TB_STYLE_KUNIT=0 "$TB_TOP/tools/style.sh" >"$TB_OUT/style.log" 2>&1
 	collect_summary style "$TB_OUT/style.log"
 	# a result per Debian kernel of the architecture make check started

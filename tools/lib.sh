@@ -439,15 +439,28 @@ tb_fragments()
 # itself is never built twice.
 TB_TREES=$TB_CACHE/trees
 
-# The tree of variant $1: keyed by its fragments, the source package's
-# version and the compiler, so that a change to any of them rebuilds; off
-# x86-64, by the architecture too.
+# tb_fragment_options VARIANT [FRAGMENT...]: the options the variant's
+# fragments and the extra ones set or unset, in the order merged, without
+# the comments.
+tb_fragment_options()
+{
+	local variant=$1
+
+	shift
+	grep -h -e '^CONFIG_' -e '^# CONFIG_.* is not set$' \
+		$(tb_fragments "$variant") "$@"
+}
+
+# The tree of variant $1: keyed by its fragments' options, the source
+# package's version and the compiler, so that a change to any of them
+# rebuilds, and a change to a comment does not; off x86-64, by the
+# architecture too.
 tb_kernel_tree()
 {
 	local key
 
 	key=$({
-		cat $(tb_fragments "$1")
+		tb_fragment_options "$1"
 		dpkg-query -W -f='${Version}\n' linux-source-6.12
 		${TB_CROSS}gcc --version | head -n 1
 		[ "$TB_ARCH" = x86_64 ] || echo "$TB_ARCH"
@@ -481,8 +494,7 @@ tb_check_config()
 		esac
 		echo "tracerbench: $variant kernel in $(dirname "$config") lacks $opt" >&2
 		missing=1
-	done < <(grep -h -e '^CONFIG_' -e '^# CONFIG_.* is not set$' \
-		$(tb_fragments "$variant") "$@")
+	done < <(tb_fragment_options "$variant" "$@")
 	if [ "$variant" = notrace ] &&
 	   grep -q '^CONFIG_PREEMPTIRQ_TRACEPOINTS=y' "$config"; then
 		echo "tracerbench: notrace kernel has the tracepoints" >&2
