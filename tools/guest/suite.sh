@@ -64,9 +64,9 @@ ktap_result()
 }
 
 # now_us VAR: set VAR to the wall clock in microseconds. Not just
-# EPOCHREALTIME without its dot: a guest without an RTC (arm64's) starts
-# at 0, and 0.898685 would make 0898685, which the shell's arithmetic
-# reads as a bad octal number.
+# EPOCHREALTIME without its dot: a guest whose kernel has no RTC driver
+# (arm64's: virt's PL031 is not built) starts at 0, and 0.898685 would
+# make 0898685, which the shell's arithmetic refuses as octal.
 now_us()
 {
 	local now_us_t=$EPOCHREALTIME now_us_frac
