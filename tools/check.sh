@@ -215,6 +215,51 @@ check_tree_key()
 	return $rc
 }
 
+# check_install_update_fails: tb_install still installs what is missing
+# when apt-get update fails, as it does while a mirror is mid-sync. Fake
+# dpkg-query (nothing installed) and apt-get (update fails, install logs
+# its packages) come first in PATH.
+check_install_update_fails()
+{
+	local tmp rc=1
+
+	tmp=$(mktemp -d) || return 1
+	printf '#!/bin/sh\nexit 1\n' >"$tmp/dpkg-query" &&
+		printf '#!/bin/sh\n[ "$1" = update ] && exit 100\necho "$@" >>%s\n' \
+			"$tmp/install.log" >"$tmp/apt-get" &&
+		chmod +x "$tmp/dpkg-query" "$tmp/apt-get" &&
+		(PATH=$tmp:$PATH tb_install) 2>"$tmp/err" &&
+		grep -q 'apt-get update failed' "$tmp/err" &&
+		[ "$(cat "$tmp/install.log")" = \
+		  "install -y -qq --no-install-recommends $(echo $(tb_packages))" ] &&
+		rc=0
+	rm -rf "$tmp"
+	return $rc
+}
+
+# check_now_us: the guest's now_us, under busybox as in the guest, turns
+# each clock reading into microseconds, those of a clock that starts at 0
+# (no leading zero read as octal) among them.
+check_now_us()
+{
+	local case in want got rc=0
+
+	for case in 0.898685:898685 0.000000:0 0.080000:80000 \
+		    12.000009:12000009 1795432370.336724:1795432370336724; do
+		in=${case%:*}
+		want=${case#*:}
+		got=$(busybox sh -c "$(sed -n '/^now_us()$/,/^}$/p' \
+			"$TB_TOP/tools/guest/suite.sh")
+			unset EPOCHREALTIME
+			EPOCHREALTIME=$in
+			now_us t && echo \$t" 2>&1)
+		[ "$got" = "$want" ] && continue
+		echo "[now_us] $in: $got, not $want"
+		rc=1
+	done
+	return $rc
+}
+
 # check_refusals: make check refuses what it cannot run, before running
 # anything: exit status 2, the reason as its failure, no part started.
 check_refusals()
@@ -257,6 +302,10 @@ check_host()
 	result $? "make without a kernel build tree names the headers package"
 	check_tree_key
 	result $? "a kernel's cache key follows its fragments' options, not their comments"
+	check_install_update_fails
+	result $? "packages install even when apt-get update fails"
+	check_now_us
+	result $? "guest now_us: microseconds from any clock, one that starts at 0 too"
 	TB_STYLE_KUNIT=0 "$TB_TOP/tools/style.sh" >"$TB_OUT/style.log" 2>&1
 	collect_summary style "$TB_OUT/style.log"
 	# a result per Debian kernel of the architecture make check started
