@@ -197,7 +197,8 @@ check_no_kdir()
 # check_tree_key: a kernel's cache key follows its fragments' options and
 # not their comments: a copy of tools/kconfig/ keys the trace kernel as the
 # real one does, still does with a comment added to base.config, and no
-# longer does with an option added.
+# longer does with an option added. The same for a patched kernel's extra
+# fragment (tb_patched_dir), whose key follows its patches' contents too.
 check_tree_key()
 {
 	local tmp real rc=1
@@ -210,9 +211,41 @@ check_tree_key()
 		[ "$(TB_TOP=$tmp tb_kernel_tree trace)" = "$real" ] &&
 		echo "CONFIG_PRINTK=y" >>"$tmp/tools/kconfig/base.config" &&
 		[ "$(TB_TOP=$tmp tb_kernel_tree trace)" != "$real" ] &&
-		rc=0
+		check_patched_key "$tmp" && rc=0
 	rm -rf "$tmp"
 	return $rc
+}
+
+# patched_key PATCHES FRAGMENT: the patched trace kernel's key, or failure,
+# never an empty key.
+patched_key()
+{
+	local key
+
+	key=$(tb_patched_dir trace "$1" "$2") && [ -n "$key" ] && echo "$key"
+}
+
+# check_patched_key DIR: in DIR, a patched trace kernel's key with an extra
+# fragment stays with a comment added to it, and changes with an option
+# added to it, with a line added to its patch, and with no patch at all.
+check_patched_key()
+{
+	local dir=$1 patch=$TB_TOP/tools/patches/irqsoff-key frag=$1/extra.config
+	local key p
+
+	cp -r "$patch" "$dir/patch" &&
+		echo "CONFIG_BLK_DEV_INITRD=y" >"$frag" &&
+		key=$(patched_key "$dir/patch" "$frag") &&
+		[ "$(patched_key "$patch" "$frag")" = "$key" ] &&
+		echo "# a comment, and a CONFIG_X=y in it" >>"$frag" &&
+		[ "$(patched_key "$dir/patch" "$frag")" = "$key" ] &&
+		p=$(patched_key "" "$frag") && [ "$p" != "$key" ] &&
+		echo "CONFIG_PRINTK=y" >>"$frag" &&
+		p=$(patched_key "$dir/patch" "$frag") && [ "$p" != "$key" ] &&
+		sed -i '$d' "$frag" &&
+		[ "$(patched_key "$dir/patch" "$frag")" = "$key" ] &&
+		for p in "$dir"/patch/*.patch; do echo >>"$p"; done &&
+		p=$(patched_key "$dir/patch" "$frag") && [ "$p" != "$key" ]
 }
 
 # check_install_update_fails: tb_install still installs what is missing
@@ -301,7 +334,7 @@ check_host()
 	check_no_kdir
 	result $? "make without a kernel build tree names the headers package"
 	check_tree_key
-	result $? "a kernel's cache key follows its fragments' options, not their comments"
+	result $? "a kernel's cache key follows its fragments' options, not their comments, and a patched kernel's its patches"
 	check_install_update_fails
 	result $? "packages install even when apt-get update fails"
 	check_now_us

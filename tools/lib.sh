@@ -439,16 +439,23 @@ tb_fragments()
 # itself is never built twice.
 TB_TREES=$TB_CACHE/trees
 
+# tb_options FRAGMENT...: the options the fragments set or unset, in
+# order, without the comments: what a kernel's cache key is made of.
+tb_options()
+{
+	# no files would be grep reading stdin
+	[ $# -gt 0 ] || return 0
+	grep -h -e '^CONFIG_' -e '^# CONFIG_.* is not set$' "$@"
+}
+
 # tb_fragment_options VARIANT [FRAGMENT...]: the options the variant's
-# fragments and the extra ones set or unset, in the order merged, without
-# the comments.
+# fragments and the extra ones set or unset, in the order merged.
 tb_fragment_options()
 {
 	local variant=$1
 
 	shift
-	grep -h -e '^CONFIG_' -e '^# CONFIG_.* is not set$' \
-		$(tb_fragments "$variant") "$@"
+	tb_options $(tb_fragments "$variant") "$@"
 }
 
 # The tree of variant $1: keyed by its fragments' options, the source
@@ -590,24 +597,26 @@ tb_patch_list()
 
 # tb_patched_dir VARIANT PATCHES FRAGMENTS: where VARIANT with the patch
 # series PATCHES (a path, or empty) and the kconfig fragments FRAGMENTS (a
-# space-separated list) builds; keyed by the variant's tree and the contents,
-# in order, of every patch and fragment.
+# space-separated list) builds; keyed by the variant's tree, the contents,
+# in order, of every patch, and the fragments' options (as the variant's
+# tree is: a comment in a fragment does not rebuild).
 tb_patched_dir()
 {
-	local key patches
+	local key patches f
 
 	if [ -n "$2" ]; then
 		patches=$(tb_patch_list "$2") || return 1
 	fi
+	for f in $3; do
+		[ -f "$f" ] || { echo "tracerbench: no such fragment: $f" >&2; return 1; }
+	done
 	key=$({
 		basename "$(tb_kernel_tree "$1")"
 		for p in $patches; do
 			sha256sum <"$p"
 		done
 		echo fragments
-		for f in $3; do
-			sha256sum <"$f"
-		done
+		tb_options $3
 	} | sha256sum | cut -c 1-16)
 	echo "$(tb_kernel_tree "$1")-$key"
 }
@@ -624,9 +633,6 @@ tb_build_patched()
 {
 	local variant=$1 patches=$2 frags=$3 dir base p list
 
-	for p in $frags; do
-		[ -f "$p" ] || { echo "tracerbench: no such fragment: $p" >&2; return 1; }
-	done
 	dir=$(tb_patched_dir "$variant" "$patches" "$frags") || return 1
 	if [ ! -f "$dir/b/.tb-built" ]; then
 		list=
