@@ -602,7 +602,7 @@ tb_patch_list()
 # tree is: a comment in a fragment does not rebuild).
 tb_patched_dir()
 {
-	local key patches f
+	local tree key patches p f
 
 	if [ -n "$2" ]; then
 		patches=$(tb_patch_list "$2") || return 1
@@ -610,15 +610,16 @@ tb_patched_dir()
 	for f in $3; do
 		[ -f "$f" ] || { echo "tracerbench: no such fragment: $f" >&2; return 1; }
 	done
+	tree=$(tb_kernel_tree "$1")
 	key=$({
-		basename "$(tb_kernel_tree "$1")"
+		basename "$tree"
 		for p in $patches; do
 			sha256sum <"$p"
 		done
 		echo fragments
 		tb_options $3
 	} | sha256sum | cut -c 1-16)
-	echo "$(tb_kernel_tree "$1")-$key"
+	echo "$tree-$key"
 }
 
 # tb_build_patched VARIANT PATCHES FRAGMENTS: build what tb_patched_dir
