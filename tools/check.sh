@@ -227,7 +227,9 @@ patched_key()
 
 # check_patched_key DIR: in DIR, a patched trace kernel's key with an extra
 # fragment stays with a comment added to it, and changes with an option
-# added to it, with a line added to its patch, and with no patch at all.
+# added to it, with a line added to its patch, and with no patch at all. A
+# missing fragment is refused, and a blank fragment list keys as none, not
+# as options read from stdin.
 check_patched_key()
 {
 	local dir=$1 patch=$TB_TOP/tools/patches/irqsoff-key frag=$1/extra.config
@@ -245,7 +247,10 @@ check_patched_key()
 		sed -i '$d' "$frag" &&
 		[ "$(patched_key "$dir/patch" "$frag")" = "$key" ] &&
 		for p in "$dir"/patch/*.patch; do echo >>"$p"; done &&
-		p=$(patched_key "$dir/patch" "$frag") && [ "$p" != "$key" ]
+		p=$(patched_key "$dir/patch" "$frag") && [ "$p" != "$key" ] &&
+		! patched_key "$dir/patch" "$dir/missing.config" 2>/dev/null &&
+		p=$(patched_key "$patch" "") &&
+		[ "$(echo CONFIG_PRINTK=y | patched_key "$patch" " ")" = "$p" ]
 }
 
 # check_install_update_fails: tb_install still installs what is missing
