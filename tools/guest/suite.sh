@@ -1368,7 +1368,7 @@ test_identical_medians()
 	echo 1 >$TB/benchmark || return 1
 	first=$(medians)
 	echo 1 >$TB/benchmark || return 1
-	diag "medians: $first"
+	diag "medians ($PRIMS): $first"
 	expect "second run" "$(medians)" "$first"
 }
 

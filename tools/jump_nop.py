@@ -1,0 +1,126 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Show, from a built vmlinux, that a function's static branches on a key
+are NOPs in the image: what a disabled tracepoint costs with
+CONFIG_JUMP_LABEL.
+
+    tools/jump_nop.py [--objdump CMD] VMLINUX FUNCTION KEY_SYMBOL
+
+Every __jump_table entry whose code lies in FUNCTION and whose key lies in
+KEY_SYMBOL (for a tracepoint, __tracepoint_NAME, whose static key is a
+member) must point at a NOP. Prints each such site as objdump shows it
+and exits 0; exits 1 if there is none, or if one is not a NOP (the key
+test was compiled as a load and a branch, or the site was left a jump).
+
+The entries are relative (ARCH_HAS_RELATIVE_JUMP_LABEL, as on x86 and
+arm64): s32 code, s32 target, long key, each relative to its own field;
+the key's two low bits are flags.
+"""
+
+import argparse
+import re
+import struct
+import subprocess
+import sys
+
+
+def fail(msg):
+    print(f"jump_nop: {msg}", file=sys.stderr)
+    sys.exit(1)
+
+
+def run(cmd):
+    try:
+        return subprocess.run(cmd, check=True, capture_output=True,
+                              text=True).stdout
+    except (OSError, subprocess.CalledProcessError) as e:
+        fail(f"{' '.join(cmd)}: {e}")
+
+
+def symbols(nm, vmlinux, names):
+    """{name: (address, size)} for the symbols asked for."""
+    found = {}
+    for line in run([nm, "-S", vmlinux]).splitlines():
+        f = line.split()
+        if len(f) == 4 and f[3] in names:
+            found[f[3]] = (int(f[0], 16), int(f[1], 16))
+    for n in names:
+        if n not in found:
+            fail(f"{vmlinux} has no sized symbol {n}")
+    return found
+
+
+def section(objdump, vmlinux, name):
+    """(address, bytes) of a section, from objdump -s."""
+    base, data = None, bytearray()
+    for line in run([objdump, "-s", "-j", name, vmlinux]).splitlines():
+        m = re.match(r"^ ([0-9a-f]+) ((?:[0-9a-f]{2,8} ){1,4})", line)
+        if not m:
+            continue
+        if base is None:
+            base = int(m.group(1), 16)
+        data += bytes.fromhex(m.group(2).replace(" ", ""))
+    if base is None:
+        fail(f"{vmlinux} has no section {name}")
+    return base, bytes(data)
+
+
+def sites(table, func, key):
+    """Code addresses of the entries in func on key."""
+    base, data = table
+    out = []
+    for off in range(0, len(data) - 15, 16):
+        code, _target, k = struct.unpack_from("<iiq", data, off)
+        addr = base + off
+        code_addr = addr + code
+        key_addr = (addr + 8 + k) & ~3 & (2**64 - 1)
+        if func[0] <= code_addr < func[0] + func[1] and \
+           key[0] <= key_addr < key[0] + key[1]:
+            out.append(code_addr)
+    return sorted(out)
+
+
+def instruction(objdump, vmlinux, addr):
+    """objdump's line for the instruction at addr: (text, mnemonic)."""
+    out = run([objdump, "-d", "--no-show-raw-insn",
+               f"--start-address={addr:#x}", f"--stop-address={addr + 1:#x}",
+               vmlinux])
+    for line in out.splitlines():
+        m = re.match(r"^\s*([0-9a-f]+):\s+(\S.*)$", line)
+        if m and int(m.group(1), 16) == addr:
+            return m.group(2).strip()
+    fail(f"no instruction at {addr:#x}")
+
+
+def is_nop(text):
+    # x86: nop, nopw/nopl with operands, and the 2-byte xchg %ax,%ax;
+    # arm64: nop
+    return re.match(r"^(nop[wlq]?\b|xchg\s+%ax,%ax\b)", text) is not None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--objdump", default="objdump")
+    ap.add_argument("--nm", default="nm")
+    ap.add_argument("vmlinux")
+    ap.add_argument("function")
+    ap.add_argument("key")
+    a = ap.parse_args()
+    syms = symbols(a.nm, a.vmlinux, {a.function, a.key})
+    found = sites(section(a.objdump, a.vmlinux, "__jump_table"),
+                  syms[a.function], syms[a.key])
+    if not found:
+        fail(f"{a.function} has no static branch on {a.key}: "
+             "not a jump label (CONFIG_JUMP_LABEL?)")
+    bad = 0
+    for addr in found:
+        text = instruction(a.objdump, a.vmlinux, addr)
+        ok = is_nop(text)
+        bad += not ok
+        print(f"{a.function}+{addr - syms[a.function][0]:#x}: {text}"
+              f"{'' if ok else '  <- not a NOP'}")
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()

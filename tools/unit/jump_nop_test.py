@@ -1,0 +1,85 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""tools/jump_nop.py's reading of __jump_table and of objdump's lines, on
+tables made up for each case. KTAP on stdout, then "N passed, N failed";
+exits 1 on any failure."""
+
+import importlib.util
+import os
+import struct
+import sys
+
+spec = importlib.util.spec_from_file_location(
+    "jump_nop", os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                             "..", "jump_nop.py"))
+jump_nop = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(jump_nop)
+
+BASE = 0xffffffff82000000
+FUNC = (0xffffffff81000100, 0x40)
+KEY = (0xffffffff83000000, 0x30)
+
+
+def table(entries):
+    """__jump_table at BASE holding (code, key, flags) entries, each field
+    relative to itself as the kernel stores them."""
+    data = b""
+    for i, (code, key, flags) in enumerate(entries):
+        addr = BASE + 16 * i
+        data += struct.pack("<iiq", code - addr, 0, key + flags - (addr + 8))
+    return BASE, data
+
+
+# name, entries, the sites that must be found
+SITES = [
+    ("one entry in the function on the key", [(FUNC[0] + 0x10, KEY[0] + 8, 0)],
+     [FUNC[0] + 0x10]),
+    ("an entry with the key's flag bits set", [(FUNC[0] + 0x10, KEY[0] + 8, 3)],
+     [FUNC[0] + 0x10]),
+    ("an entry of another function is left out",
+     [(FUNC[0] + FUNC[1], KEY[0] + 8, 0), (FUNC[0] - 1, KEY[0] + 8, 0)], []),
+    ("an entry on another key is left out",
+     [(FUNC[0] + 0x10, KEY[0] + KEY[1], 0)], []),
+    ("entries come out sorted",
+     [(FUNC[0] + 0x30, KEY[0], 1), (FUNC[0], KEY[0] + 8, 0)],
+     [FUNC[0], FUNC[0] + 0x30]),
+]
+
+# objdump's instruction text, and whether it is a NOP
+NOPS = [
+    ("xchg   %ax,%ax", True),
+    ("nopl   0x0(%rax,%rax,1)", True),
+    ("nopw   0x0(%rax,%rax,1)", True),
+    ("nop", True),
+    ("jmp    ffffffff81000180 <trace_hardirqs_off+0x80>", False),
+    ("xchg   %eax,%ebx", False),
+    ("b\tffff800080010000 <trace_hardirqs_off+0x40>", False),
+    ("cmpl   $0x0,0x0(%rip)", False),
+]
+
+
+def main():
+    results = []
+    for name, entries, want in SITES:
+        got = jump_nop.sites(table(entries), FUNC, KEY)
+        results.append((f"sites: {name}", got == want,
+                        f"got {[hex(a) for a in got]}, want "
+                        f"{[hex(a) for a in want]}"))
+    for text, want in NOPS:
+        got = jump_nop.is_nop(text)
+        results.append((f"is_nop: '{text}' is {'' if want else 'not '}a NOP",
+                        got == want, f"got {got}"))
+    print("KTAP version 1")
+    print(f"1..{len(results)}")
+    failed = 0
+    for n, (name, ok, why) in enumerate(results, 1):
+        if not ok:
+            print(f"# {why}")
+            failed += 1
+        print(f"{'ok' if ok else 'not ok'} {n} {name}")
+    print(f"{len(results) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
