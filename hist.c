@@ -203,3 +203,45 @@ struct tb_fixed tb_fixed_ratio(struct tb_u128 n, u64 d)
 	f.milli = tb_u128_div(tb_u128_mul(rem, 1000), d, NULL);
 	return f;
 }
+
+/* @a - @b, for a >= b */
+static struct tb_u128 tb_u128_sub(struct tb_u128 a, struct tb_u128 b)
+{
+	struct tb_u128 r;
+
+	r.lo = a.lo - b.lo;
+	r.hi = a.hi - b.hi - (a.lo < b.lo);
+	return r;
+}
+
+struct tb_sfixed tb_fixed_diff_ratio(struct tb_u128 a, struct tb_u128 b, u64 d)
+{
+	bool neg = a.hi < b.hi || (a.hi == b.hi && a.lo < b.lo);
+	struct tb_sfixed f;
+
+	f.mag = tb_fixed_ratio(neg ? tb_u128_sub(b, a) : tb_u128_sub(a, b), d);
+	f.neg = neg && (f.mag.whole || f.mag.milli);
+	return f;
+}
+
+void tb_sums_add(struct tb_sums *s, struct tb_u128 raw, u64 overhead, u64 n)
+{
+	s->nr += n;
+	tb_u128_add128(&s->raw, raw);
+	tb_u128_add128(&s->less, tb_u128_mul(overhead, n));
+}
+
+void tb_sums_merge(struct tb_sums *dst, const struct tb_sums *src)
+{
+	dst->nr += src->nr;
+	tb_u128_add128(&dst->raw, src->raw);
+	tb_u128_add128(&dst->less, src->less);
+}
+
+/* nr * batch stays within u64: the module's limits keep it below 2^54 */
+struct tb_sfixed tb_sums_mean(const struct tb_sums *s, u64 batch)
+{
+	if (!s->nr)
+		return (struct tb_sfixed){};
+	return tb_fixed_diff_ratio(s->raw, s->less, s->nr * batch);
+}

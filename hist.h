@@ -38,6 +38,12 @@ struct tb_fixed {
 	u32 milli;	/* 0..999 */
 };
 
+/* A figure with a sign: -(mag) when neg, which 0.000 never is. */
+struct tb_sfixed {
+	bool neg;
+	struct tb_fixed mag;
+};
+
 struct tb_hist {
 	u64 nr;			/* values recorded */
 	u64 min;		/* exact; U64_MAX while nr == 0 */
@@ -138,5 +144,26 @@ void tb_u128_add128(struct tb_u128 *a, struct tb_u128 b);
 u64 tb_u128_div(struct tb_u128 n, u64 d, u64 *rem);
 /* @n / @d with three decimals, each rounded down. Needs d > 0. */
 struct tb_fixed tb_fixed_ratio(struct tb_u128 n, u64 d);
+/*
+ * (@a - @b) / @d, signed, with three decimals: the magnitude as
+ * tb_fixed_ratio() gives it, so rounded toward 0. Needs d > 0.
+ */
+struct tb_sfixed tb_fixed_diff_ratio(struct tb_u128 a, struct tb_u128 b, u64 d);
+
+/*
+ * What the mean of (window - overhead) comes from: exact sums, so that no
+ * difference is clamped at 0 before it counts, as the histogram's are.
+ */
+struct tb_sums {
+	u64 nr;			/* windows */
+	struct tb_u128 raw;	/* their ticks, overhead included */
+	struct tb_u128 less;	/* the overhead, once per window */
+};
+
+/* @n windows whose ticks add up to @raw, each less @overhead. */
+void tb_sums_add(struct tb_sums *s, struct tb_u128 raw, u64 overhead, u64 n);
+void tb_sums_merge(struct tb_sums *dst, const struct tb_sums *src);
+/* (raw - less) / (nr * batch), per pair; 0 for no windows. */
+struct tb_sfixed tb_sums_mean(const struct tb_sums *s, u64 batch);
 
 #endif /* TRACERBENCH_HIST_H */

@@ -193,7 +193,7 @@ struct tb_config {
 /* One CPU's figures for one primitive, from its histogram. */
 struct tb_cpu_result {
 	u64 median;			/* in whole windows, as is p99 and max */
-	struct tb_fixed mean;		/* per pair */
+	struct tb_sfixed mean;		/* per pair, of unclamped differences */
 	u64 max;
 	u64 p99;
 	u64 samples;
@@ -203,7 +203,7 @@ struct tb_cpu_result {
 struct tb_figures {
 	/* whole windows, divided by batch when shown, except the means */
 	u64 median;			/* median of the per-CPU medians */
-	struct tb_fixed average;	/* mean of the per-CPU means, per pair */
+	struct tb_sfixed average;	/* mean of the per-CPU means, per pair */
 	u64 max;
 	struct tb_fixed max_avg;	/* mean of the nr_highest largest, per pair */
 	u64 level[TB_NR_LEVELS];	/* tb_levels, from the merged histogram */
@@ -234,6 +234,7 @@ struct tb_report {
 	struct tb_report_head head;
 	u64 highest[TB_NR_PRIMS][TB_MAX_HIGHEST];	/* the run's heaps */
 	struct tb_hist hist[TB_NR_PRIMS];		/* all CPUs merged */
+	struct tb_sums sums[TB_NR_PRIMS];		/* all CPUs merged */
 	unsigned int nr_rows;
 	struct tb_row rows[];				/* one per CPU */
 };
@@ -252,6 +253,7 @@ struct tb_cpu_buf {
 	u64 calibration[TB_CALIBRATION_SAMPLES];
 	u64 highest[TB_NR_PRIMS][TB_MAX_HIGHEST];
 	struct tb_hist hist[TB_NR_PRIMS];
+	struct tb_sums sums[TB_NR_PRIMS];
 };
 
 /* Per-CPU state of the thread that measures on that CPU. */
@@ -794,16 +796,18 @@ static int tb_calibrate(const struct tb_config *cfg, u64 *samples,
 }
 
 /*
- * Record @n timings of @prim less @overhead, saturating at 0. The
- * histogram's totals and the heap's threshold stay in locals: through the
- * pointers, every bucket store could have changed them.
+ * Record @n timings of @prim less @overhead: in the histogram and heap
+ * saturating at 0, in @sums exactly, for the mean. The histogram's totals
+ * and the raw sum stay in locals: through the pointers, every bucket store
+ * could have changed them.
  */
 static int tb_sample(const struct tb_config *cfg, enum tb_prim prim,
 		     u64 overhead, u64 n, struct tb_hist *hist,
-		     struct tb_heap *heap)
+		     struct tb_heap *heap, struct tb_sums *sums)
 {
 	tb_window_fn window = tb_windows[cfg->clock][cfg->do_work][prim];
 	struct tb_hist_totals totals = TB_HIST_TOTALS_INIT;
+	struct tb_u128 raw = {};
 	u64 i, batch = cfg->batch;
 	int err = 0;
 
@@ -812,15 +816,18 @@ static int tb_sample(const struct tb_config *cfg, enum tb_prim prim,
 		u64 cycles = window(batch);
 		u64 sample = cycles > overhead ? cycles - overhead : 0;
 
+		tb_u128_add(&raw, cycles);
 		tb_hist_feed(hist, &totals, sample);
 		if (tb_heap_wants(heap, sample))
 			tb_heap_offer(heap, sample);
 		if (tb_checkpoint(i)) {
 			err = -EINTR;
+			i++;
 			break;
 		}
 	}
 	tb_hist_add_totals(hist, &totals);
+	tb_sums_add(sums, raw, overhead, i);
 	return err;
 }
 
@@ -836,11 +843,11 @@ static struct tb_fixed tb_mean_per_pair(struct tb_u128 sum, u64 nr, u64 batch)
 }
 
 /* Histogram figures stay in whole windows; only means are per pair. */
-static void tb_describe(const struct tb_hist *hist, u64 batch,
-			struct tb_cpu_result *res)
+static void tb_describe(const struct tb_hist *hist, const struct tb_sums *sums,
+			u64 batch, struct tb_cpu_result *res)
 {
 	res->median = tb_hist_median(hist);
-	res->mean = tb_mean_per_pair(hist->sum, hist->nr, batch);
+	res->mean = tb_sums_mean(sums, batch);
 	res->max = hist->max;
 	res->p99 = tb_hist_percentile(hist, 99, 100);
 	res->samples = hist->nr;
@@ -874,6 +881,7 @@ static void tb_merge_cpu(struct tb_run *run, struct tb_cpu_buf *buf,
 	mutex_lock(&run->merge_lock);
 	for (prim = 0; prim < TB_NR_PRIMS; prim++) {
 		tb_hist_merge(&run->report->hist[prim], &buf->hist[prim]);
+		tb_sums_merge(&run->report->sums[prim], &buf->sums[prim]);
 		for (i = 0; i < heaps[prim].nr; i++)
 			tb_heap_offer(&run->heaps[prim], heaps[prim].data[i]);
 	}
@@ -893,6 +901,7 @@ static int tb_measure_cpu(struct tb_run *run, struct tb_cpu *tc)
 
 	for (prim = 0; prim < TB_NR_PRIMS; prim++) {
 		tb_hist_init(&buf->hist[prim]);
+		buf->sums[prim] = (struct tb_sums){};
 		/* a percentile run needs no heap: size 0 keeps nothing */
 		tb_heap_init(&heaps[prim], buf->highest[prim],
 			     run->percentile ? 0 : cfg->nr_highest);
@@ -911,7 +920,8 @@ static int tb_measure_cpu(struct tb_run *run, struct tb_cpu *tc)
 		rounds++;
 		for (prim = 0; prim < TB_NR_PRIMS; prim++) {
 			err = tb_sample(cfg, prim, overhead, n,
-					&buf->hist[prim], &heaps[prim]);
+					&buf->hist[prim], &heaps[prim],
+					&buf->sums[prim]);
 			if (err)
 				return err;
 		}
@@ -928,8 +938,8 @@ static int tb_measure_cpu(struct tb_run *run, struct tb_cpu *tc)
 								  run->percentile,
 								  100);
 		else
-			tb_describe(&buf->hist[prim], cfg->batch,
-				    &tc->res[prim]);
+			tb_describe(&buf->hist[prim], &buf->sums[prim],
+				    cfg->batch, &tc->res[prim]);
 	}
 	if (!run->percentile)
 		tb_merge_cpu(run, buf, heaps);
@@ -1242,9 +1252,9 @@ static void tb_sum_figures(struct tb_run *run, enum tb_prim prim,
 
 	/*
 	 * The mean of the per-CPU means, as every CPU takes as many samples:
-	 * from the exact sum of them all, so it is rounded only once.
+	 * from the exact sums of them all, so it is rounded only once.
 	 */
-	fig->average = tb_mean_per_pair(hist->sum, hist->nr, run->cfg.batch);
+	fig->average = tb_sums_mean(&run->report->sums[prim], run->cfg.batch);
 	fig->median = tb_median_over_cpus(run, tb_cpu_median, prim);
 	fig->max = hist->max;
 	for (i = 0; i < heap->nr; i++)
@@ -1665,7 +1675,10 @@ static int tb_result_get(void *data, u64 *val)
 		*val = fig ? div64_u64(fig->median, batch) : 0;
 		break;
 	case TB_AVERAGE:
-		*val = fig ? fig->average.whole : 0;
+		/* signed: tb_result_signed_fops prints it */
+		*val = fig ? fig->average.mag.whole : 0;
+		if (fig && fig->average.neg)
+			*val = -*val;
 		break;
 	case TB_MAX:
 		*val = fig ? div64_u64(fig->max, batch) : 0;
@@ -1681,6 +1694,9 @@ static int tb_result_get(void *data, u64 *val)
 	return 0;
 }
 DEFINE_DEBUGFS_ATTRIBUTE(tb_result_fops, tb_result_get, NULL, "%llu\n");
+/* The mean can be below 0: see "What the figures estimate" in the README. */
+DEFINE_DEBUGFS_ATTRIBUTE(tb_result_signed_fops, tb_result_get, NULL,
+			 "%lld\n");
 
 /* Where a summary goes: a debugfs read, or the kernel log when headless. */
 static __printf(2, 3) void tb_emit(struct seq_file *m, const char *fmt, ...)
@@ -1726,6 +1742,13 @@ static const char *tb_preemption(void)
 
 /* A struct tb_fixed prints as its whole part and three decimals. */
 #define TB_FIXED_FMT		"%llu.%03u"
+/* A struct tb_sfixed as well, after its sign, tb_sign(). */
+#define TB_SFIXED_FMT		"%s" TB_FIXED_FMT
+
+static const char *tb_sign(const struct tb_sfixed *f)
+{
+	return f->neg ? "-" : "";
+}
 
 /* Room for U64_MAX and three decimals. */
 #define TB_PAIR_LEN		32
@@ -1777,8 +1800,9 @@ static void tb_emit_summary(struct seq_file *m)
 
 		tb_emit(m, "%s.median %s\n", p,
 			tb_per_pair(buf, f->median, h->batch));
-		tb_emit(m, "%s.average " TB_FIXED_FMT "\n", p,
-			f->average.whole, f->average.milli);
+		tb_emit(m, "%s.average " TB_SFIXED_FMT "\n", p,
+			tb_sign(&f->average), f->average.mag.whole,
+			f->average.mag.milli);
 		tb_emit(m, "%s.max %s\n", p, tb_per_pair(buf, f->max, h->batch));
 		tb_emit(m, "%s.max_avg " TB_FIXED_FMT "\n", p,
 			f->max_avg.whole, f->max_avg.milli);
@@ -1818,9 +1842,10 @@ static int tb_per_cpu_show(struct seq_file *m, void *v)
 		const struct tb_row *row = &tb_report->rows[i];
 		const struct tb_cpu_result *r = &row->res[prim];
 
-		seq_printf(m, "%u %s " TB_FIXED_FMT " %s %s %llu\n", row->cpu,
-			   tb_per_pair(med, r->median, batch), r->mean.whole,
-			   r->mean.milli, tb_per_pair(max, r->max, batch),
+		seq_printf(m, "%u %s " TB_SFIXED_FMT " %s %s %llu\n", row->cpu,
+			   tb_per_pair(med, r->median, batch),
+			   tb_sign(&r->mean), r->mean.mag.whole, r->mean.mag.milli,
+			   tb_per_pair(max, r->max, batch),
 			   tb_per_pair(p99, r->p99, batch), r->samples);
 	}
 	mutex_unlock(&tb_results_lock);
@@ -1899,6 +1924,8 @@ static int tb_create_files(void)
 			file = debugfs_create_file_unsafe(tb_stat_names[i],
 							  0444, dir,
 							  (void *)&tb_result_slots[prim][i],
+							  i == TB_AVERAGE ?
+							  &tb_result_signed_fops :
 							  &tb_result_fops);
 			if (IS_ERR(file))
 				return PTR_ERR(file);

@@ -599,6 +599,111 @@ static void run_ratio_case(const struct ratio_case *c)
 			  "tb_fixed_ratio");
 }
 
+#define unit_expect_sfixed(expected, got, fmt, ...) ({			\
+	struct tb_sfixed __e = (expected), __g = (got);			\
+									\
+	unit_expect(__e.neg == __g.neg &&				\
+		    __e.mag.whole == __g.mag.whole &&			\
+		    __e.mag.milli == __g.mag.milli,			\
+		    fmt ": expected %s%llu.%03u, got %s%llu.%03u",	\
+		    ##__VA_ARGS__, __e.neg ? "-" : "", __e.mag.whole,	\
+		    __e.mag.milli, __g.neg ? "-" : "", __g.mag.whole,	\
+		    __g.mag.milli);					\
+})
+
+/* (a - b) / d, signed: the magnitude rounds toward 0, -0.000 is 0.000 */
+static const struct diff_case {
+	const char *name;
+	struct tb_u128 a, b;	/* { hi, lo } */
+	u64 d;
+	struct tb_sfixed expected;	/* { neg, { whole, milli } } */
+} diff_cases[] = {
+	{ "0 - 0", { 0, 0 }, { 0, 0 }, 1, { false, { 0, 0 } } },
+	{ "7 - 3 over 2", { 0, 7 }, { 0, 3 }, 2, { false, { 2, 0 } } },
+	{ "3 - 7 over 2", { 0, 3 }, { 0, 7 }, 2, { true, { 2, 0 } } },
+	{ "1 - 2 over 3 rounds toward 0", { 0, 1 }, { 0, 2 }, 3,
+	  { true, { 0, 333 } } },
+	{ "-1 over 1001 is 0.000, not negative", { 0, 0 }, { 0, 1 }, 1001,
+	  { false, { 0, 0 } } },
+	{ "borrow across 64 bits: 2^64 - 1", { 1, 0 }, { 0, 1 }, 1,
+	  { false, { U64_MAX, 0 } } },
+	{ "borrow across 64 bits: 1 - 2^64", { 0, 1 }, { 1, 0 }, 1,
+	  { true, { U64_MAX, 0 } } },
+	{ "hi decides before lo", { 1, 0 }, { 0, U64_MAX }, 1000,
+	  { false, { 0, 1 } } },
+};
+
+static void run_diff_case(const struct diff_case *c)
+{
+	unit_expect_sfixed(c->expected, tb_fixed_diff_ratio(c->a, c->b, c->d),
+			   "tb_fixed_diff_ratio");
+}
+
+/*
+ * The mean of (window - overhead) from tb_sums, against the mean of the
+ * differences worked out by hand. Rounds are added as the module adds
+ * them: each with its own overhead. None of the differences is clamped,
+ * so negative ones pull the mean down, below 0 if need be.
+ */
+static const struct sums_case {
+	const char *name;
+	u64 batch;
+	size_t nr_rounds;
+	struct {
+		u64 overhead;
+		size_t n;
+		u64 windows[4];
+	} rounds[3];
+	struct tb_sfixed expected;	/* { neg, { whole, milli } } */
+} sums_cases[] = {
+	{ "no windows", 1, 0, {}, { false, { 0, 0 } } },
+	{ "all above the overhead", 1, 1, { { 5, 3, { 6, 7, 8 } } },
+	  { false, { 2, 0 } } },
+	{ "some below: -2 +4 -1 is 1/3, clamping would give 4/3", 1, 1,
+	  { { 5, 3, { 3, 9, 4 } } }, { false, { 0, 333 } } },
+	{ "all below: a negative mean", 1, 1, { { 6, 2, { 5, 4 } } },
+	  { true, { 1, 500 } } },
+	{ "the empty window: the overhead itself, 0", 1, 1,
+	  { { 6, 4, { 6, 6, 6, 6 } } }, { false, { 0, 0 } } },
+	{ "rounds with overheads of their own", 1, 2,
+	  { { 6, 2, { 5, 7 } }, { 10, 2, { 9, 13 } } },
+	  { false, { 0, 500 } } },
+	{ "per pair: batch 4", 4, 1, { { 5, 2, { 3, 4 } } },
+	  { true, { 0, 375 } } },
+	{ "per pair: batch 10000", 10000, 1, { { 100, 1, { 90 } } },
+	  { true, { 0, 1 } } },
+};
+
+static void run_sums_case(const struct sums_case *c)
+{
+	struct tb_sums s = {};
+	size_t r, i;
+
+	for (r = 0; r < c->nr_rounds; r++) {
+		struct tb_u128 raw = {};
+
+		for (i = 0; i < c->rounds[r].n; i++)
+			tb_u128_add(&raw, c->rounds[r].windows[i]);
+		tb_sums_add(&s, raw, c->rounds[r].overhead, c->rounds[r].n);
+	}
+	unit_expect_sfixed(c->expected, tb_sums_mean(&s, c->batch),
+			   "tb_sums_mean");
+}
+
+/* Merging sums is adding them: two halves give the whole's mean. */
+static void check_sums_merge(void)
+{
+	struct tb_sums a = {}, b = {}, all = {};
+	const struct tb_sfixed third = { false, { 0, 333 } };
+
+	tb_sums_add(&a, (struct tb_u128){ 0, 3 }, 5, 1);
+	tb_sums_add(&b, (struct tb_u128){ 0, 13 }, 5, 2);
+	tb_sums_add(&all, (struct tb_u128){ 0, 16 }, 5, 3);
+	tb_sums_merge(&a, &b);
+	unit_expect_u64(all.nr, a.nr, "nr");
+	unit_expect_sfixed(third, tb_sums_mean(&a, 1), "merged mean");
+}
+
 /* Sweeps over every bucket and every magnitude, against the references. */
 static void check_every_bucket(void)
 {
@@ -1044,6 +1149,19 @@ static void run_hist(void)
 		run_ratio_case(&ratio_cases[i]);
 		unit_end();
 	}
+	for (i = 0; i < ARRAY_SIZE(diff_cases); i++) {
+		unit_begin("tb_fixed_diff_ratio: %s", diff_cases[i].name);
+		run_diff_case(&diff_cases[i]);
+		unit_end();
+	}
+	for (i = 0; i < ARRAY_SIZE(sums_cases); i++) {
+		unit_begin("tb_sums_mean: %s", sums_cases[i].name);
+		run_sums_case(&sums_cases[i]);
+		unit_end();
+	}
+	unit_begin("tb_sums_merge adds the sums");
+	check_sums_merge();
+	unit_end();
 	for (i = 0; i < ARRAY_SIZE(sweep_cases); i++) {
 		unit_begin("sweep: %s", sweep_cases[i].name);
 		sweep_cases[i].run();
@@ -1064,6 +1182,7 @@ const struct unit_suite hist_suite = {
 		    ARRAY_SIZE(big_cases) + ARRAY_SIZE(merge_cases) +
 		    ARRAY_SIZE(mul_cases) + ARRAY_SIZE(add_cases) +
 		    ARRAY_SIZE(div_cases) + ARRAY_SIZE(ratio_cases) +
+		    ARRAY_SIZE(diff_cases) + ARRAY_SIZE(sums_cases) + 1 +
 		    ARRAY_SIZE(sweep_cases) +
 		    ARRAY_SIZE(random_kinds),
 	.run = run_hist,
