@@ -18,6 +18,18 @@ void tb_hist_init(struct tb_hist *h)
 	h->min = U64_MAX;
 }
 
+void tb_hist_reset(struct tb_hist *h)
+{
+	unsigned int lo = tb_hist_bucket(h->min), hi = tb_hist_bucket(h->max);
+
+	if (h->nr)
+		memset(&h->count[lo], 0, (hi - lo + 1) * sizeof(h->count[0]));
+	h->nr = 0;
+	h->min = U64_MAX;
+	h->max = 0;
+	h->sum = (struct tb_u128){};
+}
+
 /*
  * log2 of the width of bucket @b, which must be past the exact ones: the
  * power of two it splits, less TB_HIST_SUB_BITS.

@@ -110,6 +110,11 @@ static inline void tb_hist_add(struct tb_hist *h, u64 v)
 }
 
 void tb_hist_init(struct tb_hist *h);
+/*
+ * As tb_hist_init(), for a histogram that was: only the buckets from min's
+ * to max's are cleared, the only ones that can be in use.
+ */
+void tb_hist_reset(struct tb_hist *h);
 /* Smallest and largest value that falls into bucket @b. */
 u64 tb_hist_bucket_low(unsigned int b);
 u64 tb_hist_bucket_high(unsigned int b);

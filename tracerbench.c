@@ -85,7 +85,9 @@
 /*
  * The three specified primitives, then their untraced forms: with these
  * measured in the same run, traced - raw is what the preemptirq hooks cost
- * in the running kernel, with the events off or on.
+ * in the running kernel, with the events off or on. Last, none: the empty
+ * window, which each round calibrates with, then measures like the others,
+ * so that its figures show what the calibration leaves over.
  */
 enum tb_prim {
 	TB_IRQ,
@@ -94,9 +96,8 @@ enum tb_prim {
 	TB_RAW_IRQ,
 	TB_RAW_IRQ_SAVE,
 	TB_PREEMPT_NOTRACE,
+	TB_NONE,
 	TB_NR_PRIMS,
-	/* not a primitive: the empty window used to calibrate the timer */
-	TB_CALIBRATION = TB_NR_PRIMS,
 };
 
 static const char * const tb_prim_names[TB_NR_PRIMS] = {
@@ -106,6 +107,7 @@ static const char * const tb_prim_names[TB_NR_PRIMS] = {
 	[TB_RAW_IRQ]	= "raw_irq",
 	[TB_RAW_IRQ_SAVE]	= "raw_irq_save",
 	[TB_PREEMPT_NOTRACE]	= "preempt_notrace",
+	[TB_NONE]	= "none",
 };
 
 /* The tail levels of the summary, from the merged histogram: num / den. */
@@ -250,7 +252,7 @@ static DEFINE_MUTEX(tb_results_lock);
  * depend on nr_samples: see "Memory use" in the README.
  */
 struct tb_cpu_buf {
-	u64 calibration[TB_CALIBRATION_SAMPLES];
+	struct tb_hist calibration;	/* one round's empty windows */
 	u64 highest[TB_NR_PRIMS][TB_MAX_HIGHEST];
 	struct tb_hist hist[TB_NR_PRIMS];
 	struct tb_sums sums[TB_NR_PRIMS];
@@ -404,7 +406,7 @@ static __always_inline void tb_work(bool work)
 		barrier();
 }
 
-/* One pair of @prim, or none for the calibration. */
+/* One pair of @prim; for TB_NONE, only what a pair holds besides it. */
 static __always_inline void tb_pair(enum tb_prim prim, bool work)
 {
 	unsigned long flags;
@@ -440,7 +442,7 @@ static __always_inline void tb_pair(enum tb_prim prim, bool work)
 		tb_work(work);
 		preempt_enable_notrace();
 		break;
-	default:
+	default:	/* TB_NONE */
 		tb_work(work);
 		break;
 	}
@@ -507,9 +509,9 @@ static noinline notrace u64 tb_win_preempt_notrace(u64 n)
 	return tb_window(TB_PREEMPT_NOTRACE, false, TB_CLOCK_CYCLES, n);
 }
 
-static noinline notrace u64 tb_win_empty(u64 n)
+static noinline notrace u64 tb_win_none(u64 n)
 {
-	return tb_window(TB_CALIBRATION, false, TB_CLOCK_CYCLES, n);
+	return tb_window(TB_NONE, false, TB_CLOCK_CYCLES, n);
 }
 
 static noinline notrace u64 tb_win_irq_work(u64 n)
@@ -542,9 +544,9 @@ static noinline notrace u64 tb_win_preempt_notrace_work(u64 n)
 	return tb_window(TB_PREEMPT_NOTRACE, true, TB_CLOCK_CYCLES, n);
 }
 
-static noinline notrace u64 tb_win_empty_work(u64 n)
+static noinline notrace u64 tb_win_none_work(u64 n)
 {
-	return tb_window(TB_CALIBRATION, true, TB_CLOCK_CYCLES, n);
+	return tb_window(TB_NONE, true, TB_CLOCK_CYCLES, n);
 }
 
 static noinline notrace u64 tb_win_irq_ordered(u64 n)
@@ -577,9 +579,9 @@ static noinline notrace u64 tb_win_preempt_notrace_ordered(u64 n)
 	return tb_window(TB_PREEMPT_NOTRACE, false, TB_CLOCK_ORDERED, n);
 }
 
-static noinline notrace u64 tb_win_empty_ordered(u64 n)
+static noinline notrace u64 tb_win_none_ordered(u64 n)
 {
-	return tb_window(TB_CALIBRATION, false, TB_CLOCK_ORDERED, n);
+	return tb_window(TB_NONE, false, TB_CLOCK_ORDERED, n);
 }
 
 static noinline notrace u64 tb_win_irq_ordered_work(u64 n)
@@ -612,9 +614,9 @@ static noinline notrace u64 tb_win_preempt_notrace_ordered_work(u64 n)
 	return tb_window(TB_PREEMPT_NOTRACE, true, TB_CLOCK_ORDERED, n);
 }
 
-static noinline notrace u64 tb_win_empty_ordered_work(u64 n)
+static noinline notrace u64 tb_win_none_ordered_work(u64 n)
 {
-	return tb_window(TB_CALIBRATION, true, TB_CLOCK_ORDERED, n);
+	return tb_window(TB_NONE, true, TB_CLOCK_ORDERED, n);
 }
 
 static noinline notrace u64 tb_win_irq_ns(u64 n)
@@ -647,9 +649,9 @@ static noinline notrace u64 tb_win_preempt_notrace_ns(u64 n)
 	return tb_window(TB_PREEMPT_NOTRACE, false, TB_CLOCK_NS, n);
 }
 
-static noinline notrace u64 tb_win_empty_ns(u64 n)
+static noinline notrace u64 tb_win_none_ns(u64 n)
 {
-	return tb_window(TB_CALIBRATION, false, TB_CLOCK_NS, n);
+	return tb_window(TB_NONE, false, TB_CLOCK_NS, n);
 }
 
 static noinline notrace u64 tb_win_irq_ns_work(u64 n)
@@ -682,15 +684,15 @@ static noinline notrace u64 tb_win_preempt_notrace_ns_work(u64 n)
 	return tb_window(TB_PREEMPT_NOTRACE, true, TB_CLOCK_NS, n);
 }
 
-static noinline notrace u64 tb_win_empty_ns_work(u64 n)
+static noinline notrace u64 tb_win_none_ns_work(u64 n)
 {
-	return tb_window(TB_CALIBRATION, true, TB_CLOCK_NS, n);
+	return tb_window(TB_NONE, true, TB_CLOCK_NS, n);
 }
 
 typedef u64 (*tb_window_fn)(u64 n);
 
-/* [clock][do_work][primitive, or TB_CALIBRATION] */
-static const tb_window_fn tb_windows[TB_NR_CLOCKS][2][TB_NR_PRIMS + 1] = {
+/* [clock][do_work][primitive] */
+static const tb_window_fn tb_windows[TB_NR_CLOCKS][2][TB_NR_PRIMS] = {
 	[TB_CLOCK_CYCLES] = {
 		{
 			[TB_IRQ] = tb_win_irq,
@@ -699,7 +701,7 @@ static const tb_window_fn tb_windows[TB_NR_CLOCKS][2][TB_NR_PRIMS + 1] = {
 			[TB_RAW_IRQ] = tb_win_raw_irq,
 			[TB_RAW_IRQ_SAVE] = tb_win_raw_irq_save,
 			[TB_PREEMPT_NOTRACE] = tb_win_preempt_notrace,
-			[TB_CALIBRATION] = tb_win_empty,
+			[TB_NONE] = tb_win_none,
 		},
 		{
 			[TB_IRQ] = tb_win_irq_work,
@@ -708,7 +710,7 @@ static const tb_window_fn tb_windows[TB_NR_CLOCKS][2][TB_NR_PRIMS + 1] = {
 			[TB_RAW_IRQ] = tb_win_raw_irq_work,
 			[TB_RAW_IRQ_SAVE] = tb_win_raw_irq_save_work,
 			[TB_PREEMPT_NOTRACE] = tb_win_preempt_notrace_work,
-			[TB_CALIBRATION] = tb_win_empty_work,
+			[TB_NONE] = tb_win_none_work,
 		},
 	},
 	[TB_CLOCK_ORDERED] = {
@@ -719,7 +721,7 @@ static const tb_window_fn tb_windows[TB_NR_CLOCKS][2][TB_NR_PRIMS + 1] = {
 			[TB_RAW_IRQ] = tb_win_raw_irq_ordered,
 			[TB_RAW_IRQ_SAVE] = tb_win_raw_irq_save_ordered,
 			[TB_PREEMPT_NOTRACE] = tb_win_preempt_notrace_ordered,
-			[TB_CALIBRATION] = tb_win_empty_ordered,
+			[TB_NONE] = tb_win_none_ordered,
 		},
 		{
 			[TB_IRQ] = tb_win_irq_ordered_work,
@@ -728,7 +730,7 @@ static const tb_window_fn tb_windows[TB_NR_CLOCKS][2][TB_NR_PRIMS + 1] = {
 			[TB_RAW_IRQ] = tb_win_raw_irq_ordered_work,
 			[TB_RAW_IRQ_SAVE] = tb_win_raw_irq_save_ordered_work,
 			[TB_PREEMPT_NOTRACE] = tb_win_preempt_notrace_ordered_work,
-			[TB_CALIBRATION] = tb_win_empty_ordered_work,
+			[TB_NONE] = tb_win_none_ordered_work,
 		},
 	},
 	[TB_CLOCK_NS] = {
@@ -739,7 +741,7 @@ static const tb_window_fn tb_windows[TB_NR_CLOCKS][2][TB_NR_PRIMS + 1] = {
 			[TB_RAW_IRQ] = tb_win_raw_irq_ns,
 			[TB_RAW_IRQ_SAVE] = tb_win_raw_irq_save_ns,
 			[TB_PREEMPT_NOTRACE] = tb_win_preempt_notrace_ns,
-			[TB_CALIBRATION] = tb_win_empty_ns,
+			[TB_NONE] = tb_win_none_ns,
 		},
 		{
 			[TB_IRQ] = tb_win_irq_ns_work,
@@ -748,7 +750,7 @@ static const tb_window_fn tb_windows[TB_NR_CLOCKS][2][TB_NR_PRIMS + 1] = {
 			[TB_RAW_IRQ] = tb_win_raw_irq_ns_work,
 			[TB_RAW_IRQ_SAVE] = tb_win_raw_irq_save_ns_work,
 			[TB_PREEMPT_NOTRACE] = tb_win_preempt_notrace_ns_work,
-			[TB_CALIBRATION] = tb_win_empty_ns_work,
+			[TB_NONE] = tb_win_none_ns_work,
 		},
 	},
 };
@@ -777,22 +779,6 @@ static void tb_warm_up(const struct tb_config *cfg, enum tb_prim prim)
 
 	for (i = 0; i < TB_WARMUP; i++)
 		tb_time_one(cfg, prim);
-}
-
-/* The cost of an empty window: a median, so an interrupt cannot skew it. */
-static int tb_calibrate(const struct tb_config *cfg, u64 *samples,
-			u64 *overhead)
-{
-	u64 i;
-
-	tb_warm_up(cfg, TB_CALIBRATION);
-	for (i = 0; i < TB_CALIBRATION_SAMPLES; i++) {
-		samples[i] = tb_time_one(cfg, TB_CALIBRATION);
-		if (tb_checkpoint(i))
-			return -EINTR;
-	}
-	*overhead = tb_median(samples, TB_CALIBRATION_SAMPLES);
-	return 0;
 }
 
 /*
@@ -828,6 +814,28 @@ static int tb_sample(const struct tb_config *cfg, enum tb_prim prim,
 	}
 	tb_hist_add_totals(hist, &totals);
 	tb_sums_add(sums, raw, overhead, i);
+	return err;
+}
+
+/*
+ * The cost of an empty window, timed by the loop that times every
+ * primitive, bookkeeping included, so that both run the same code around
+ * their windows: the median of TB_CALIBRATION_SAMPLES, so an interrupt
+ * cannot skew it. The histogram is exact below TB_HIST_EXACT ticks and
+ * within 1/256 above; @hist is left empty for the next round.
+ */
+static int tb_calibrate(const struct tb_config *cfg, struct tb_hist *hist,
+			u64 *overhead)
+{
+	struct tb_sums sums = {};
+	struct tb_heap none;
+	int err;
+
+	tb_heap_init(&none, NULL, 0);
+	err = tb_sample(cfg, TB_NONE, 0, TB_CALIBRATION_SAMPLES, hist, &none,
+			&sums);
+	*overhead = tb_hist_median(hist);
+	tb_hist_reset(hist);
 	return err;
 }
 
@@ -899,6 +907,7 @@ static int tb_measure_cpu(struct tb_run *run, struct tb_cpu *tc)
 	enum tb_prim prim;
 	int err;
 
+	tb_hist_init(&buf->calibration);
 	for (prim = 0; prim < TB_NR_PRIMS; prim++) {
 		tb_hist_init(&buf->hist[prim]);
 		buf->sums[prim] = (struct tb_sums){};
@@ -913,7 +922,7 @@ static int tb_measure_cpu(struct tb_run *run, struct tb_cpu *tc)
 	/* rounds: a fresh calibration, then a block of each primitive */
 	for (done = 0; done < cfg->nr_samples; done += n) {
 		n = min_t(u64, cfg->nr_samples - done, TB_BLOCK);
-		err = tb_calibrate(cfg, buf->calibration, &overhead);
+		err = tb_calibrate(cfg, &buf->calibration, &overhead);
 		if (err)
 			return err;
 		overhead_sum += overhead;

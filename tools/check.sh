@@ -763,7 +763,7 @@ check_figures()
 
 	shift
 	for what in cdf per_cpu; do
-		for prim in irq preempt irq_save raw_irq raw_irq_save preempt_notrace; do
+		for prim in irq preempt irq_save raw_irq raw_irq_save preempt_notrace none; do
 			for row in "$@"; do
 				grep -q "id=\"$what-$prim-$row\"" "$dir/$what.svg" && continue
 				echo "[bench] $dir/$what.svg lacks the series $what-$prim-$row"

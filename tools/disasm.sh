@@ -32,12 +32,12 @@
 #     report call on the bad path. x86 keeps the count per CPU (%gs),
 #     which KASAN does not instrument;
 #   - i386: the opening read's %edx:%eax stored to the stack, which the
-#     empty (calibration) window does alike;
+#     empty (none) window does alike;
 #   - calls of the primitive's own hooks, per primitive (below), the
 #     paravirt irq ops (indirect calls through pv_ops) and, in _work
 #     windows, simulate_critical_section;
 #   - register-only arithmetic, moves and jumps within the function, which
-#     the batch loop and the calibration window share;
+#     the batch loop and the empty (none) window share;
 #   - nops (alternatives padding, alignment).
 # Anything else fails the check: any other memory access (a sample or
 # histogram store moved inside), any other call, a third clock read, a
@@ -59,10 +59,10 @@ AArch64)	arch=arm64 objdump=aarch64-linux-gnu-objdump
 esac
 command -v $objdump >/dev/null || { echo "disasm: no $objdump" >&2; exit 2; }
 
-# The windows the module must have: every primitive and the calibration
-# ("empty"), for each clock, without and with work. Primitives longest
+# The windows the module must have: every primitive, the empty one
+# ("none") included, for each clock, without and with work. Primitives longest
 # first, so that a name's prefix picks the right one.
-PRIMS="raw_irq_save preempt_notrace irq_save raw_irq preempt irq empty"
+PRIMS="raw_irq_save preempt_notrace irq_save raw_irq preempt irq none"
 CLOCKS="cycles ordered ns"
 WINDOWS=
 for p in $PRIMS; do
@@ -292,7 +292,7 @@ function allowed(p,    sym, mem, a) {
 	     op[i] ~ /^mov/ && args[i] ~ /^%[gf]s:/))
 		return 1
 	# i386: too few registers to keep the opening read (%edx:%eax) in
-	# them across the loop: its spill to the stack, which the calibration
+	# them across the loop: its spill to the stack, which the empty (none)
 	# window has alike
 	if (arch == "i386" && op[i] == "mov" &&
 	    args[i] ~ /^%e[ad]x,(0x[0-9a-f]+)?\(%esp\)$/)

@@ -22,7 +22,7 @@ import os
 import sys
 
 PRIMS = ["irq", "preempt", "irq_save", "raw_irq", "raw_irq_save",
-         "preempt_notrace"]
+         "preempt_notrace", "none"]
 RAW = {"irq": "raw_irq", "irq_save": "raw_irq_save",
        "preempt": "preempt_notrace"}
 STATE_ORDER = {"out": 0, "off": 1, "on": 2}

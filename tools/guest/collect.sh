@@ -30,7 +30,7 @@ TB=${TB:-/sys/kernel/debug/tracerbench}
 TRACING=${TRACING:-/sys/kernel/tracing}
 [ -d "$TRACING/events" ] || TRACING=/sys/kernel/debug/tracing
 EVENTS=$TRACING/events/preemptirq/enable
-PRIMS="irq preempt irq_save raw_irq raw_irq_save preempt_notrace"
+PRIMS="irq preempt irq_save raw_irq raw_irq_save preempt_notrace none"
 HERE=$(dirname "$0")
 
 die()

@@ -21,7 +21,7 @@ run()
 	echo 1 >"$TB/benchmark" || return 1
 	# the summary's per-pair median keeps three decimals with a batch,
 	# where PRIM/median rounds down (the same with batch 1)
-	for prim in irq preempt irq_save raw_irq raw_irq_save preempt_notrace; do
+	for prim in irq preempt irq_save raw_irq raw_irq_save preempt_notrace none; do
 		echo "# sample $1 $prim $(sed -n "s/^$prim\.median //p" "$TB/summary")"
 	done
 	echo "# sample $1 counter_hz $(sed -n 's/^counter_hz //p' "$TB/summary")"

@@ -33,7 +33,7 @@ TB=/sys/kernel/debug/tracerbench
 MODULE=/tracerbench.ko
 PREEMPTIRQ=/sys/kernel/tracing/events/preemptirq
 KMEMLEAK=/sys/kernel/debug/kmemleak
-PRIMS="irq preempt irq_save raw_irq raw_irq_save preempt_notrace"
+PRIMS="irq preempt irq_save raw_irq raw_irq_save preempt_notrace none"
 STATS="median average max max_avg percentile"
 PARAMS="nr_samples nr_highest do_work batch cpus clock"
 # the largest nr_samples (2^40), nr_highest and batch
@@ -306,7 +306,7 @@ test_tree()
 	done
 	dir_entries $TB
 	expect "entries at the top" "$ENTRIES" \
-		"batch benchmark clock cpus do_work irq irq_save nr_highest nr_samples percentile preempt preempt_notrace raw_irq raw_irq_save summary " ||
+		"batch benchmark clock cpus do_work irq irq_save none nr_highest nr_samples percentile preempt preempt_notrace raw_irq raw_irq_save summary " ||
 		fail=1
 	expect "world-writable files" "$(find $TB -perm -o+w)" "" || fail=1
 	return $fail
@@ -339,7 +339,7 @@ test_zero_before_run()
 # below the median (the top nr_highest include every CPU's upper half).
 # With "few" as $1, a max of 0 is allowed: a handful of windows of a cheap
 # primitive (preempt_notrace is two instructions) can all come out at or
-# below the calibrated overhead.
+# below the calibrated overhead. none, the empty window, always may.
 check_results_sane()
 {
 	local fail=0
@@ -348,7 +348,7 @@ check_results_sane()
 		avg=$(cat $TB/$p/average)
 		max=$(cat $TB/$p/max)
 		top=$(cat $TB/$p/max_avg)
-		[ "$max" -gt 0 ] || [ "${1:-}" = few ] ||
+		[ "$max" -gt 0 ] || [ "${1:-}" = few ] || [ $p = none ] ||
 			{ diag "$p/max is $max"; fail=1; }
 		expect_le "$p median <= max" "$med" "$max" || fail=1
 		expect_le "$p average <= max" "$avg" "$max" || fail=1
@@ -376,9 +376,10 @@ test_percentile_run()
 		expect "percentile $pct" "$(write_errno $TB/percentile $pct)" OK ||
 			fail=1
 	done
-	# nearest-rank 100 is the largest fresh sample: some cycles passed
+	# nearest-rank 100 is the largest fresh sample: some cycles passed,
+	# but for none, whose windows can all cost just the overhead
 	for p in $PRIMS; do
-		[ "$(cat $TB/$p/percentile)" -gt 0 ] ||
+		[ $p = none ] || [ "$(cat $TB/$p/percentile)" -gt 0 ] ||
 			{ diag "$p/percentile 100 is 0"; fail=1; }
 	done
 	return $fail
@@ -1448,9 +1449,30 @@ test_batch_agrees()
 	return $fail
 }
 
+# The empty window is the calibration's, timed by the same loop: under
+# icount it costs exactly the overhead, so its median is 0 with either
+# counter read, with and without a batch.
+test_none_zero()
+{
+	local fail=0 c b
+	echo 2000 >$TB/nr_samples || return 1
+	for c in cycles ordered; do
+		for b in 1 1000; do
+			echo $c >$TB/clock && echo $b >$TB/batch &&
+				echo 1 >$TB/benchmark || { fail=1; continue; }
+			expect "none.median, clock $c, batch $b" \
+				"$(summary_key none.median)" 0 || fail=1
+		done
+	done
+	set_defaults
+	return $fail
+}
+
 group_exact()
 {
 	run_test "load" load
+	run_test "none: median exactly 0 with cycles and ordered" \
+		test_none_zero
 	run_test "batch 1000 medians per pair within 1 of batch 1" \
 		test_batch_agrees
 	run_test "two runs give identical medians" test_identical_medians
@@ -1624,10 +1646,11 @@ test_tracepoints_raise()
 	events 0 || fail=1
 	diag "medians ($PRIMS) off: $tp_off, on: $tp_on"
 	set -- $tp_off $tp_on
-	expect_raised irq "$7" "$1" || fail=1
-	expect_raised preempt "$8" "$2" || fail=1
-	# the raw forms call no hook: the events change nothing for them
-	expect "raw medians, events on" "${10} ${11} ${12}" "$4 $5 $6" || fail=1
+	expect_raised irq "$8" "$1" || fail=1
+	expect_raised preempt "$9" "$2" || fail=1
+	# the raw forms and none call no hook: the events change nothing
+	expect "raw and none medians, events on" "${11} ${12} ${13} ${14}" \
+		"$4 $5 $6 $7" || fail=1
 	return $fail
 }
 

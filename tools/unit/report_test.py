@@ -13,7 +13,7 @@ import tempfile
 REPORT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
                       "report.py")
 PRIMS = ["irq", "preempt", "irq_save", "raw_irq", "raw_irq_save",
-         "preempt_notrace"]
+         "preempt_notrace", "none"]
 FIGURES = ["median", "average", "max_avg", "p99", "p99.9"]
 
 
