@@ -77,8 +77,13 @@
  * temperature lands on all of them alike.
  */
 #define TB_BLOCK		1000
-/* samples between two chances to reschedule or abort, a power of two */
-#define TB_RESCHED_INTERVAL	256
+/*
+ * A thread gives way and checks for a stop about this often, whatever a
+ * window costs (see tb_checkpoint()), and after at most TB_CHECK_MAX
+ * windows.
+ */
+#define TB_CHECK_NS		(NSEC_PER_MSEC / 2)
+#define TB_CHECK_MAX		4096
 /* buffers must never invoke the OOM killer or warn: failure is -ENOMEM */
 #define TB_GFP			(GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
 
@@ -292,6 +297,12 @@ struct tb_run {
 /* Runs, benchmark or percentile, happen one at a time. */
 static DEFINE_MUTEX(tb_run_lock);
 static struct tb_run tb_run;
+
+/* Whether a measuring thread must stop: 0 to go on, else the run's errno. */
+static int tb_stop_reason(const struct tb_run *run)
+{
+	return READ_ONCE(run->aborted) ? -EINTR : 0;
+}
 
 static struct dentry *tb_root;
 static bool tb_threads_registered;
@@ -755,30 +766,89 @@ static const tb_window_fn tb_windows[TB_NR_CLOCKS][2][TB_NR_PRIMS] = {
 	},
 };
 
-/* One window of @prim; the call is outside the timed part. */
-static u64 tb_time_one(const struct tb_config *cfg, enum tb_prim prim)
+/*
+ * When a measuring thread gives way and checks for a stop: after any
+ * window that ends with a reschedule pending, and when a countdown of
+ * windows runs out. Each primitive has its own interval, which
+ * tb_checkpoint() adapts to what its windows cost.
+ */
+struct tb_pace {
+	const struct tb_run *run;
+	u64 left;			/* windows to the next check */
+	u64 since_ns;			/* since when they are counted */
+	u64 every[TB_NR_PRIMS];		/* windows between two checks */
+};
+
+static void tb_pace_init(struct tb_pace *pace, const struct tb_run *run)
 {
-	return tb_windows[cfg->clock][cfg->do_work][prim](cfg->batch);
+	enum tb_prim prim;
+
+	pace->run = run;
+	/* one window first: nothing is known of what a window costs */
+	for (prim = 0; prim < TB_NR_PRIMS; prim++)
+		pace->every[prim] = 1;
+}
+
+/* Count the windows of @prim from now. */
+static void tb_pace_start(struct tb_pace *pace, enum tb_prim prim)
+{
+	pace->left = pace->every[prim];
+	pace->since_ns = ktime_get_ns();
 }
 
 /*
- * Called after window @i, never inside one: every TB_RESCHED_INTERVAL
- * windows, give way to other tasks and tell whether the writer gave up.
+ * After a window, never inside one: whether a check is due. A flag test
+ * and a count: a reschedule that came up during a window is acted on
+ * before the next one, so that no window is timed with one pending (on a
+ * kernel without full preemption nothing else acts on it, and meanwhile
+ * every preempt_enable() takes its slower path).
  */
-static bool tb_checkpoint(u64 i)
+static __always_inline bool tb_check_due(struct tb_pace *pace)
 {
-	if ((i & (TB_RESCHED_INTERVAL - 1)) != TB_RESCHED_INTERVAL - 1)
-		return false;
-	cond_resched();
-	return READ_ONCE(tb_run.aborted);
+	return unlikely(!--pace->left || need_resched());
 }
 
-static void tb_warm_up(const struct tb_config *cfg, enum tb_prim prim)
+/*
+ * Give way, and return tb_stop_reason(). The interval of @prim is set from
+ * the time its windows since the last check took (not the time given
+ * away), so that the next check comes about TB_CHECK_NS later: it shrinks
+ * at once when windows got dearer, and grows at most twofold a check.
+ */
+static int tb_checkpoint(struct tb_pace *pace, enum tb_prim prim)
 {
-	unsigned int i;
+	u64 done = pace->every[prim] - pace->left;
+	u64 spent = ktime_get_ns() - pace->since_ns;
+	u64 every;
 
-	for (i = 0; i < TB_WARMUP; i++)
-		tb_time_one(cfg, prim);
+	if (done) {
+		/* done <= TB_CHECK_MAX: the product is below 2^32 */
+		every = div64_u64(done * TB_CHECK_NS, max(spent, 1ULL));
+		every = min3(every, 2 * pace->every[prim], (u64)TB_CHECK_MAX);
+		pace->every[prim] = max(every, 1ULL);
+	}
+	cond_resched();
+	tb_pace_start(pace, prim);
+	return tb_stop_reason(pace->run);
+}
+
+/* Untimed windows, paced as the timed ones are. */
+static int tb_warm_up(struct tb_pace *pace, enum tb_prim prim)
+{
+	const struct tb_config *cfg = &pace->run->cfg;
+	tb_window_fn window = tb_windows[cfg->clock][cfg->do_work][prim];
+	unsigned int i;
+	int err;
+
+	tb_pace_start(pace, prim);
+	for (i = 0; i < TB_WARMUP; i++) {
+		window(cfg->batch);
+		if (tb_check_due(pace)) {
+			err = tb_checkpoint(pace, prim);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
 }
 
 /*
@@ -787,18 +857,19 @@ static void tb_warm_up(const struct tb_config *cfg, enum tb_prim prim)
  * and the raw sum stay in locals: through the pointers, every bucket store
  * could have changed them.
  */
-static int tb_sample(const struct tb_config *cfg, enum tb_prim prim,
-		     u64 overhead, u64 n, struct tb_hist *hist,
-		     struct tb_heap *heap, struct tb_sums *sums)
+static int tb_sample(struct tb_pace *pace, enum tb_prim prim, u64 overhead,
+		     u64 n, struct tb_hist *hist, struct tb_heap *heap,
+		     struct tb_sums *sums)
 {
+	const struct tb_config *cfg = &pace->run->cfg;
 	tb_window_fn window = tb_windows[cfg->clock][cfg->do_work][prim];
 	struct tb_hist_totals totals = TB_HIST_TOTALS_INIT;
 	struct tb_u128 raw = {};
 	u64 i, batch = cfg->batch;
-	int err = 0;
+	int err;
 
-	tb_warm_up(cfg, prim);
-	for (i = 0; i < n; i++) {
+	err = tb_warm_up(pace, prim);
+	for (i = 0; i < n && !err; i++) {
 		u64 cycles = window(batch);
 		u64 sample = cycles > overhead ? cycles - overhead : 0;
 
@@ -806,11 +877,8 @@ static int tb_sample(const struct tb_config *cfg, enum tb_prim prim,
 		tb_hist_feed(hist, &totals, sample);
 		if (tb_heap_wants(heap, sample))
 			tb_heap_offer(heap, sample);
-		if (tb_checkpoint(i)) {
-			err = -EINTR;
-			i++;
-			break;
-		}
+		if (tb_check_due(pace))
+			err = tb_checkpoint(pace, prim);
 	}
 	tb_hist_add_totals(hist, &totals);
 	tb_sums_add(sums, raw, overhead, i);
@@ -824,7 +892,7 @@ static int tb_sample(const struct tb_config *cfg, enum tb_prim prim,
  * cannot skew it. The histogram is exact below TB_HIST_EXACT ticks and
  * within 1/256 above; @hist is left empty for the next round.
  */
-static int tb_calibrate(const struct tb_config *cfg, struct tb_hist *hist,
+static int tb_calibrate(struct tb_pace *pace, struct tb_hist *hist,
 			u64 *overhead)
 {
 	struct tb_sums sums = {};
@@ -832,7 +900,7 @@ static int tb_calibrate(const struct tb_config *cfg, struct tb_hist *hist,
 	int err;
 
 	tb_heap_init(&none, NULL, 0);
-	err = tb_sample(cfg, TB_NONE, 0, TB_CALIBRATION_SAMPLES, hist, &none,
+	err = tb_sample(pace, TB_NONE, 0, TB_CALIBRATION_SAMPLES, hist, &none,
 			&sums);
 	*overhead = tb_hist_median(hist);
 	tb_hist_reset(hist);
@@ -904,9 +972,11 @@ static int tb_measure_cpu(struct tb_run *run, struct tb_cpu *tc)
 	struct tb_cpu_buf *buf = tc->buf;
 	u64 cycles0, ns0, cycles1, ns1, overhead, overhead_sum = 0;
 	u64 done, n, rounds = 0;
+	struct tb_pace pace;
 	enum tb_prim prim;
 	int err;
 
+	tb_pace_init(&pace, run);
 	tb_hist_init(&buf->calibration);
 	for (prim = 0; prim < TB_NR_PRIMS; prim++) {
 		tb_hist_init(&buf->hist[prim]);
@@ -922,13 +992,13 @@ static int tb_measure_cpu(struct tb_run *run, struct tb_cpu *tc)
 	/* rounds: a fresh calibration, then a block of each primitive */
 	for (done = 0; done < cfg->nr_samples; done += n) {
 		n = min_t(u64, cfg->nr_samples - done, TB_BLOCK);
-		err = tb_calibrate(cfg, &buf->calibration, &overhead);
+		err = tb_calibrate(&pace, &buf->calibration, &overhead);
 		if (err)
 			return err;
 		overhead_sum += overhead;
 		rounds++;
 		for (prim = 0; prim < TB_NR_PRIMS; prim++) {
-			err = tb_sample(cfg, prim, overhead, n,
+			err = tb_sample(&pace, prim, overhead, n,
 					&buf->hist[prim], &heaps[prim],
 					&buf->sums[prim]);
 			if (err)
@@ -994,7 +1064,9 @@ static void tb_thread_fn(unsigned int cpu)
 		return;
 
 	wait_for_completion(&run->start);
-	tc->err = READ_ONCE(run->aborted) ? -EINTR : tb_measure_cpu(run, tc);
+	tc->err = tb_stop_reason(run);
+	if (!tc->err)
+		tc->err = tb_measure_cpu(run, tc);
 	tb_finish(run);
 }
 
