@@ -6,7 +6,7 @@ CONFIG_JUMP_LABEL.
 
     tools/jump_nop.py [--objdump CMD] VMLINUX FUNCTION KEY_SYMBOL
 
-Every __jump_table entry whose code lies in FUNCTION and whose key lies in
+Every jump table entry whose code lies in FUNCTION and whose key lies in
 KEY_SYMBOL (for a tracepoint, __tracepoint_NAME, whose static key is a
 member) must point at a NOP. Prints each such site as objdump shows it
 and exits 0; exits 1 if there is none, or if one is not a NOP (the key
@@ -24,6 +24,10 @@ import subprocess
 import sys
 
 
+JT_START = "__start___jump_table"
+JT_STOP = "__stop___jump_table"
+
+
 def fail(msg):
     print(f"jump_nop: {msg}", file=sys.stderr)
     sys.exit(1)
@@ -38,30 +42,36 @@ def run(cmd):
 
 
 def symbols(nm, vmlinux, names):
-    """{name: (address, size)} for the symbols asked for."""
+    """{name: (address, size)} for the symbols asked for; size 0 for an
+    unsized one (a linker script's)."""
     found = {}
     for line in run([nm, "-S", vmlinux]).splitlines():
         f = line.split()
         if len(f) == 4 and f[3] in names:
             found[f[3]] = (int(f[0], 16), int(f[1], 16))
+        elif len(f) == 3 and f[2] in names:
+            found.setdefault(f[2], (int(f[0], 16), 0))
     for n in names:
         if n not in found:
-            fail(f"{vmlinux} has no sized symbol {n}")
+            fail(f"{vmlinux} has no symbol {n}")
     return found
 
 
-def section(objdump, vmlinux, name):
-    """(address, bytes) of a section, from objdump -s."""
+def jump_table(objdump, vmlinux, start, stop):
+    """(address, bytes) of the jump table, which the linker script puts
+    between __start___jump_table and __stop___jump_table in a data
+    section, from objdump -s."""
     base, data = None, bytearray()
-    for line in run([objdump, "-s", "-j", name, vmlinux]).splitlines():
+    for line in run([objdump, "-s", f"--start-address={start:#x}",
+                     f"--stop-address={stop:#x}", vmlinux]).splitlines():
         m = re.match(r"^ ([0-9a-f]+) ((?:[0-9a-f]{2,8} ){1,4})", line)
         if not m:
             continue
         if base is None:
             base = int(m.group(1), 16)
         data += bytes.fromhex(m.group(2).replace(" ", ""))
-    if base is None:
-        fail(f"{vmlinux} has no section {name}")
+    if base != start or len(data) != stop - start:
+        fail(f"{vmlinux}: cannot read the jump table at {start:#x}")
     return base, bytes(data)
 
 
@@ -82,9 +92,10 @@ def sites(table, func, key):
 
 def instruction(objdump, vmlinux, addr):
     """objdump's line for the instruction at addr: (text, mnemonic)."""
+    # past the instruction's end, or objdump decodes its first byte alone
     out = run([objdump, "-d", "--no-show-raw-insn",
-               f"--start-address={addr:#x}", f"--stop-address={addr + 1:#x}",
-               vmlinux])
+               f"--start-address={addr:#x}",
+               f"--stop-address={addr + 16:#x}", vmlinux])
     for line in out.splitlines():
         m = re.match(r"^\s*([0-9a-f]+):\s+(\S.*)$", line)
         if m and int(m.group(1), 16) == addr:
@@ -106,8 +117,9 @@ def main():
     ap.add_argument("function")
     ap.add_argument("key")
     a = ap.parse_args()
-    syms = symbols(a.nm, a.vmlinux, {a.function, a.key})
-    found = sites(section(a.objdump, a.vmlinux, "__jump_table"),
+    syms = symbols(a.nm, a.vmlinux, {a.function, a.key, JT_START, JT_STOP})
+    found = sites(jump_table(a.objdump, a.vmlinux, syms[JT_START][0],
+                             syms[JT_STOP][0]),
                   syms[a.function], syms[a.key])
     if not found:
         fail(f"{a.function} has no static branch on {a.key}: "
