@@ -34,8 +34,8 @@ def table(entries):
 SITES = [
     ("one entry in the function on the key", [(FUNC[0] + 0x10, KEY[0] + 8, 0)],
      [FUNC[0] + 0x10]),
-    ("an entry with the key's flag bits set", [(FUNC[0] + 0x10, KEY[0] + 8, 3)],
-     [FUNC[0] + 0x10]),
+    ("an entry with the key's flag bits set",
+     [(FUNC[0] + 0x10, KEY[0] + 8, 3)], [FUNC[0] + 0x10]),
     ("an entry of another function is left out",
      [(FUNC[0] + FUNC[1], KEY[0] + 8, 0), (FUNC[0] - 1, KEY[0] + 8, 0)], []),
     ("an entry on another key is left out",
