@@ -6,10 +6,12 @@
 # tools/report.py. See "Measuring tracepoint cost" in README.md.
 #
 # Each round boots every kernel once (kernels with the same image share a
-# boot) and, in each boot, runs the benchmark once per state and label in
-# turn, so that kernels and states alternate (ABAB...) and drift lands on
-# all of them alike. The guest side is tools/guest/collect.sh, which --host
-# runs on this machine's kernel instead.
+# boot) and, in each boot, runs the benchmark once per state and label.
+# The order rotates from round to round, so that drift and the first run
+# after a boot or an events toggle land on all kernels and states alike:
+# the boots' here (run_qemu), the runs' within a boot in
+# tools/guest/collect.sh, which --host runs on this machine's kernel
+# instead. Each run's meta records its place.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -33,7 +35,7 @@ options:
   --arch ARCH      the guests' architecture: $(tb_all_archs | tr '\n' ' ')
                    (default x86_64; see tools/arch/)
   --out DIR        results directory (default .out/bench-DATE-TIME)
-  --rounds N       rounds (default 5)
+  --rounds N       rounds (default 12: see README.md, "Rounds")
   --states LIST    among out,off,on (default: every state a kernel has)
   --icount         exact guest clock: -icount shift=0,sleep=off
   --nr-samples N   samples per primitive per CPU and run (default 10000)
@@ -52,7 +54,7 @@ die()
 	exit 1
 }
 
-out='' rounds=5 states='' icount=0 nr_samples=10000 do_work=0 host=0 arch=
+out='' rounds=12 states='' icount=0 nr_samples=10000 do_work=0 host=0 arch=
 batch=1
 host_label=host
 specs=()
@@ -343,6 +345,17 @@ split_results()
 	END { exit bad || !files }' "$1"
 }
 
+# boot_pos KTAP POS: the boot's place in its round, in the meta of each
+# run it gave, after collect.sh's place within the boot
+boot_pos()
+{
+	local m
+
+	for m in $(sed -n 's|^# @@ \(runs/.*/meta\)$|\1|p' "$1"); do
+		echo "boot_pos $2" >>"$out/$m" || return 1
+	done
+}
+
 # bench_initrd LABEL: the initramfs of the boot LABEL leads
 bench_initrd()
 {
@@ -352,6 +365,7 @@ bench_initrd()
 run_qemu()
 {
 	local l b k boot=0 nboots r start elapsed left kargs ktap per_boot
+	local pos order
 
 	tb_install >&2 || die "cannot install the packages"
 	mkdir -p "$TB_OUT"
@@ -383,7 +397,12 @@ run_qemu()
 	nboots=$((rounds / per_boot * ${#boots[@]}))
 	start=$SECONDS
 	for ((r = 1; r <= rounds; r += per_boot)); do
-		for b in "${boots[@]}"; do
+		# the boots rotate by one each round: each kernel boots at
+		# each place of the round equally often
+		k=$(((r - 1) % ${#boots[@]}))
+		order=("${boots[@]:k}" "${boots[@]:0:k}")
+		for ((pos = 1; pos <= ${#order[@]}; pos++)); do
+			b=${order[pos - 1]}
 			l=${boot_labels[$b]%%,*}
 			left=
 			if [ $boot -gt 0 ]; then
@@ -407,6 +426,8 @@ run_qemu()
 			fi
 			split_results "$ktap.ktap" ||
 				die "no results from ${boot_labels[$b]} in round $r; see $ktap.ktap"
+			boot_pos "$ktap.ktap" "$pos" ||
+				die "cannot record the order of round $r in $out/runs"
 		done
 	done
 	# the guest's view of each kernel, then the host's

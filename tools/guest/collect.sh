@@ -9,10 +9,11 @@
 # on a real machine (tools/bench.sh --host, or by hand on one that has no
 # bash). See "Measuring tracepoint cost" in README.md.
 #
-#   --rounds N        rounds (default 5)
+#   --rounds N        rounds (default 12)
 #   --first-round N   number of the first round (default 1)
 #   --labels L[,L..]  the kernel's labels: each round measures every state
-#                     once per label, alternating (default: host)
+#                     once per label, in an order that rotates from round
+#                     to round (see round_order; default: host)
 #   --states S[,S..]  among out, off, on: the states to measure, where the
 #                     kernel has them (default: every one it has)
 #   --nr-samples N    samples per primitive per CPU (default 10000)
@@ -41,7 +42,7 @@ die()
 
 usage()
 {
-	sed -n 's/^# \{0,1\}//; 4,22p' "$0" >&2
+	sed -n 's/^# \{0,1\}//; 4,23p' "$0" >&2
 	exit 2
 }
 
@@ -53,7 +54,7 @@ is_count()
 	[ ${#1} -le 9 ]
 }
 
-rounds=5 first=1 labels=host states='' nr_samples=10000 do_work=0 cpus=all
+rounds=12 first=1 labels=host states='' nr_samples=10000 do_work=0 cpus=all
 batch=1
 emit=0 out=
 while [ $# -gt 0 ]; do
@@ -142,8 +143,10 @@ summary_run()
 	sed -n 's/^run //p' "$TB/summary"
 }
 
-# run LABEL STATE ROUND SEQ: one benchmark, its files kept together; the
-# summary's run counter must not change while they are read.
+# run LABEL STATE ROUND SEQ POS AFTER ORDER: one benchmark, its files kept
+# together; the summary's run counter must not change while they are
+# read. meta keeps the run's place: POS in its round's ORDER, after the
+# run AFTER of this invocation (- for none).
 run()
 {
 	d=$out/runs/$1.$2.r$3
@@ -162,8 +165,48 @@ run()
 		echo "collect.sh: another benchmark ran while reading $d" >&2
 		return 1
 	}
-	printf 'kernel %s\nstate %s\nround %s\nseq %s\ntime %s\n' \
-		"$1" "$2" "$3" "$4" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$d/meta"
+	printf 'kernel %s\nstate %s\nround %s\nseq %s\npos %s\nafter %s\norder %s\ntime %s\n' \
+		"$1" "$2" "$3" "$4" "$5" "$6" "$7" \
+		"$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$d/meta"
+}
+
+# round_order ROUND: the round's runs, LABEL.STATE in order. Even rounds
+# run the states in reverse (ABBA), so that drift within a round lands on
+# both states alike, and the labels rotate by one every other round: a
+# round then begins in the state the previous one ended in, and over
+# 2 x (number of labels) rounds each label runs first after each toggle
+# of the events equally often (the boot's first run aside), and first
+# and last of each pair of labels equally often. A first-after-toggle
+# effect does not follow the label; meta records the order for
+# tools/report.py to show.
+round_order()
+{
+	ro_states=$want
+	if [ $(($1 % 2)) = 0 ]; then
+		ro_states=
+		for ro_s in $want; do
+			ro_states="$ro_s $ro_states"
+		done
+	fi
+	ro_k=$((($1 - 1) / 2 % nlabels))
+	ro_labels=
+	ro_i=0
+	for ro_l in $labels; do
+		[ $ro_i -ge $ro_k ] && ro_labels="$ro_labels $ro_l"
+		ro_i=$((ro_i + 1))
+	done
+	ro_i=0
+	for ro_l in $labels; do
+		[ $ro_i -lt $ro_k ] && ro_labels="$ro_labels $ro_l"
+		ro_i=$((ro_i + 1))
+	done
+	ro_out=
+	for ro_s in $ro_states; do
+		for ro_l in $ro_labels; do
+			ro_out="$ro_out $ro_l.$ro_s"
+		done
+	done
+	echo $ro_out
 }
 
 # emit FILE...: the files as "# @@ PATH" and their lines behind "# ", for
@@ -206,22 +249,29 @@ for l in $labels; do
 done
 
 start=$(date +%s)
-total=$((rounds * $(echo $labels | wc -w) * $(echo $want | wc -w)))
+nlabels=$(echo $labels | wc -w)
+total=$((rounds * nlabels * $(echo $want | wc -w)))
 seq=0
+prev=-
 r=$first
 last=$((first + rounds - 1))
 while [ "$r" -le "$last" ]; do
-	for s in $want; do
-		for l in $labels; do
-			seq=$((seq + 1))
-			now=$(date +%s)
-			left=
-			[ $seq -gt 1 ] &&
-				left=", about $(( (now - start) * (total - seq + 1) / (seq - 1) )) s left"
-			echo "collect.sh: round $r of $first-$last: $l $s (run $seq of $total$left)" >&2
-			run "$l" "$s" "$r" "$seq" || die "the run of $l $s in round $r failed"
-			[ $emit = 1 ] && emit "$out/runs/$l.$s.r$r"/*
-		done
+	order=$(round_order "$r")
+	pos=0
+	for run in $order; do
+		l=${run%.*}
+		s=${run##*.}
+		seq=$((seq + 1))
+		pos=$((pos + 1))
+		now=$(date +%s)
+		left=
+		[ $seq -gt 1 ] &&
+			left=", about $(( (now - start) * (total - seq + 1) / (seq - 1) )) s left"
+		echo "collect.sh: round $r of $first-$last: $l $s (run $seq of $total$left)" >&2
+		run "$l" "$s" "$r" "$seq" "$pos" "$prev" "$order" ||
+			die "the run of $l $s in round $r failed"
+		[ $emit = 1 ] && emit "$out/runs/$l.$s.r$r"/*
+		prev=$l.$s.r$r
 	done
 	r=$((r + 1))
 done

@@ -4,7 +4,7 @@
 # json.sh OUTDIR: print the results directory OUTDIR (see collect.sh) as one
 # JSON document:
 #
-#   { "format": "tracerbench-results 1",
+#   { "format": "tracerbench-results 1", "schema": 2,
 #     "env": { KEY: VALUE, ... },                  OUTDIR/env
 #     "kernels": { LABEL: { KEY: VALUE, ... } },   OUTDIR/kernels/LABEL.env
 #     "runs": [ { "id": "LABEL.STATE.rROUND",
@@ -12,9 +12,11 @@
 #                 "histogram": { P: [[LOW, COUNT], ...] },
 #                 "per_cpu": { P: [{ "cpu": N, "median": ... }, ...] } } ] }
 #
-# The summary's figures, the histograms and the per-CPU rows are numbers;
-# everything else is a string. POSIX sh and
-# awk only, so that it runs where collect.sh does.
+# The summary's figures, the histograms and the per-CPU rows are numbers,
+# and so are meta's round, seq, pos and boot_pos; everything else is a
+# string. "schema" counts changes to the document's meaning (README.md,
+# "The report"). POSIX sh and awk only, so that it runs where collect.sh
+# does.
 
 out=${1:?usage: json.sh OUTDIR}
 [ -d "$out/runs" ] || { echo "json.sh: $out is no results directory" >&2; exit 1; }
@@ -97,12 +99,12 @@ function close_run() {
 	n = split(f, parts, "/")
 	base = parts[n]
 	if (base == "env" && parts[n - 1] != "kernels" && n >= 1 && !seen_env) {
-		printf "{\"format\":\"tracerbench-results 1\",\"env\":{"
+		printf "{\"format\":\"tracerbench-results 1\",\"schema\":2,\"env\":{"
 		kind = "kv"; first = 1; seen_env = 1
 	} else if (parts[n - 1] == "kernels") {
 		close_file()
 		if (!seen_env) {
-			printf "{\"format\":\"tracerbench-results 1\",\"env\":{}"
+			printf "{\"format\":\"tracerbench-results 1\",\"schema\":2,\"env\":{}"
 			seen_env = 1
 		}
 		printf "%s", nkernels++ ? "," : ",\"kernels\":{"
@@ -112,7 +114,7 @@ function close_run() {
 	} else if (base == "meta") {
 		close_run()
 		if (!seen_env) {
-			printf "{\"format\":\"tracerbench-results 1\",\"env\":{}"
+			printf "{\"format\":\"tracerbench-results 1\",\"schema\":2,\"env\":{}"
 			seen_env = 1
 		}
 		if (!nkernels++)
@@ -140,7 +142,8 @@ kind == "kv" {
 	v = $0; sub(/^[^ ]* ?/, "", v)
 	# only the figures of a summary are numbers: "6.10" is a release
 	if ((base == "summary" && k != "kernel" && k != "version" &&
-	     k != "cpus") || (base == "meta" && (k == "round" || k == "seq")))
+	     k != "cpus") || (base == "meta" && (k == "round" || k == "seq" || k == "pos" ||
+	     k == "boot_pos")))
 		v = val(v)
 	else
 		v = str(v)

@@ -1730,8 +1730,9 @@ test_bench_host()
 
 # collect.sh as a minimal machine runs it, busybox alone: every run of
 # two rounds in both states with all its files, and results.json with
-# four runs, the round order kept (ABAB: off, on, off, on). The events
-# were on before, as a user may have them: they are on after.
+# four runs, the second round in reverse (ABBA: off, on, on, off) and
+# meta saying so. The events were on before, as a user may have them:
+# they are on after.
 test_collect_alone()
 {
 	local out=/tmp/collect-alone d p n rc
@@ -1751,7 +1752,12 @@ test_collect_alone()
 				{ diag "$d lacks $p's files"; return 1; }
 		done
 	done
-	expect "seq of me.on.r2" "$(sed -n 's/^seq //p' $out/runs/me.on.r2/meta)" 4 &&
+	expect "seq of me.on.r2" "$(sed -n 's/^seq //p' $out/runs/me.on.r2/meta)" 3 &&
+		expect "me.on.r2 runs after" \
+			"$(sed -n 's/^after //p' $out/runs/me.on.r2/meta)" me.on.r1 &&
+		expect "order of round 2" \
+			"$(sed -n 's/^order //p' $out/runs/me.off.r2/meta)" \
+			"me.on me.off" &&
 		expect "kernels/me.env states" \
 			"$(sed -n 's/^states //p' $out/kernels/me.env)" "off on" ||
 		return 1
