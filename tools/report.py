@@ -2,20 +2,25 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """report.py: the tables of a patch series' cover letter from the results
 directories of tools/bench.sh (or tools/guest/collect.sh), with the
-difference of each row to a reference row, its 95% confidence interval
-and a test of significance.
+difference of each row to a reference row, its confidence interval and a
+test of significance.
 
 Per primitive, one row per kernel and state. Each figure of a row is the
 median over its rounds of that figure of each round's run; "hook" is the
 traced primitive less its raw form (raw_irq, raw_irq_save,
 preempt_notrace) in the same run. The difference is that of the rows'
-medians; its interval comes from a bootstrap over rounds, and the
-significance mark from a two-sided Mann-Whitney U test over the rounds'
-medians. Where every round of both rows gave the same figure (icount),
-the difference is exact and the report says so instead.
+medians; its interval comes from a bootstrap over rounds. Rows of one
+results directory with the same rounds were measured side by side, round
+by round: they are paired, and an exact sign-flip test of the per-round
+differences gives p. Other rows (other directories: other boots or
+machines) get a two-sided Mann-Whitney U test. The p values of a report
+are Holm-corrected together. Where every round of both rows gave the
+same figure (icount), the difference is exact and the report says so
+instead.
 """
 
 import argparse
+import hashlib
 import json
 import math
 import os
@@ -27,10 +32,37 @@ RAW = {"irq": "raw_irq", "irq_save": "raw_irq_save",
        "preempt": "preempt_notrace"}
 STATE_ORDER = {"out": 0, "off": 1, "on": 2}
 FIGURES = ["median", "average", "max_avg", "p99", "p99.9"]
+# results.json's schemas read here: 1 has no "schema" key and no order
+# of the runs within their rounds (meta's pos and after), 2 has both
+SCHEMAS = (1, 2)
+# of report.py's own --format json
+REPORT_SCHEMA = 1
+# Counter rates measured in two boots of one machine differ by the
+# kernel's calibration error, those of two clocks or machines by more:
+# beyond this relative difference, ticks are not the same unit.
+HZ_TOLERANCE = 0.005
+# the sign-flip test enumerates all 2^n patterns up to this many nonzero
+# differences, and draws FLIPS of them beyond
+EXACT_FLIPS = 20
+FLIPS = 100000
 
 
 class ReportError(Exception):
     pass
+
+
+def need_modules(*names):
+    """Import names, or say which Debian packages provide them."""
+    pkgs = {"numpy": "python3-numpy", "scipy": "python3-scipy",
+            "matplotlib": "python3-matplotlib"}
+    for name in names:
+        try:
+            __import__(name)
+        except ImportError:
+            raise ReportError(
+                f"{sys.executable} cannot import {name}: install "
+                f"{' '.join(pkgs[n] for n in names)} (Debian), or run "
+                f"report.py with a Python that has them (/usr/bin/python3)")
 
 
 def median(values):
@@ -41,8 +73,70 @@ def median(values):
     return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
 
 
+def is_num(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def check_doc(path, doc):
+    """That doc is a results document report.py can read, or why not."""
+    def bad(what):
+        return ReportError(f"{path}: malformed results: {what}")
+
+    if not isinstance(doc, dict) or \
+            doc.get("format") != "tracerbench-results 1":
+        raise ReportError(f"{path}: not a tracerbench results document")
+    schema = doc.get("schema", 1)
+    if schema not in SCHEMAS or not isinstance(schema, int):
+        raise ReportError(f"{path}: schema {schema!r}: report.py reads "
+                          f"schemas {', '.join(map(str, SCHEMAS))}")
+    for key in ("env", "kernels"):
+        if not isinstance(doc.get(key, {}), dict):
+            raise bad(f"{key} is not an object")
+    runs = doc.get("runs")
+    if not isinstance(runs, list):
+        raise bad("runs is not a list")
+    if not runs:
+        raise ReportError(f"{path}: no runs")
+    seen = set()
+    for i, run in enumerate(runs):
+        if not isinstance(run, dict):
+            raise bad(f"run {i} is not an object")
+        rid = run.get("id", f"#{i}")
+        meta, summary = run.get("meta"), run.get("summary")
+        if not isinstance(meta, dict) or not isinstance(summary, dict):
+            raise bad(f"run {rid} lacks meta or summary")
+        want = {"kernel": str, "state": str, "round": int}
+        if schema >= 2:
+            want.update(pos=int, after=str)
+        for key, typ in want.items():
+            if not isinstance(meta.get(key), typ) or \
+                    isinstance(meta.get(key), bool):
+                raise bad(f"run {rid}: meta.{key} is not a "
+                          f"{typ.__name__}")
+        if "boot_pos" in meta and not isinstance(meta["boot_pos"], int):
+            raise bad(f"run {rid}: meta.boot_pos is not an int")
+        key = (meta["kernel"], meta["state"], meta["round"])
+        if key in seen:
+            raise bad(f"two runs of {key[0]}.{key[1]} in round {key[2]}")
+        seen.add(key)
+        for k, v in summary.items():
+            if (k == "counter_hz" or "." in k) and not is_num(v):
+                raise bad(f"run {rid}: summary.{k} is not a number")
+        for sect, what in (("histogram", "[LOW, COUNT]"),
+                           ("per_cpu", "{cpu, median}")):
+            for prim, items in run.get(sect, {}).items():
+                ok = isinstance(items, list) and all(
+                    (isinstance(x, list) and len(x) == 2 and
+                     all(map(is_num, x))) if sect == "histogram" else
+                    (isinstance(x, dict) and is_num(x.get("cpu")) and
+                     is_num(x.get("median"))) for x in items)
+                if not ok:
+                    raise bad(f"run {rid}: {sect}.{prim} is not a list "
+                              f"of {what}")
+
+
 def load_dir(path):
-    """The runs of one results directory, grouped into rows."""
+    """The results document of one results directory."""
     doc_path = os.path.join(path, "results.json")
     if not os.path.isdir(path):
         raise ReportError(f"{path}: no such directory")
@@ -52,12 +146,11 @@ def load_dir(path):
     except FileNotFoundError:
         raise ReportError(f"{path}: no results.json (tools/guest/json.sh "
                           f"{path} > {doc_path} makes one)")
+    except (OSError, UnicodeDecodeError) as e:
+        raise ReportError(f"{doc_path}: cannot read: {e}")
     except json.JSONDecodeError as e:
         raise ReportError(f"{doc_path}: not JSON: {e}")
-    if doc.get("format") != "tracerbench-results 1":
-        raise ReportError(f"{doc_path}: not a tracerbench results document")
-    if not doc.get("runs"):
-        raise ReportError(f"{doc_path}: no runs")
+    check_doc(doc_path, doc)
     return doc
 
 
@@ -81,7 +174,7 @@ def build_rows(dirs):
     order = []
     for di, (d, doc) in enumerate(docs):
         env = doc.get("env", {})
-        kernel_order = env.get("kernels", "").split()
+        kernel_order = str(env.get("kernels", "")).split()
         for run in doc["runs"]:
             meta = run["meta"]
             label = meta["kernel"]
@@ -96,7 +189,7 @@ def build_rows(dirs):
                         else len(kernel_order))
                 rows[name] = {
                     "name": name, "label": label, "state": meta["state"],
-                    "dir": d, "env": env,
+                    "dir": d, "env": env, "schema": doc.get("schema", 1),
                     "kernel": doc.get("kernels", {}).get(meta["kernel"], {}),
                     "runs": [],
                     "key": (di, rank, k, STATE_ORDER.get(meta["state"], 9)),
@@ -104,7 +197,8 @@ def build_rows(dirs):
                 order.append(name)
             rows[name]["runs"].append(run)
     for r in rows.values():
-        r["runs"].sort(key=lambda run: run["meta"].get("round", 0))
+        r["runs"].sort(key=lambda run: run["meta"]["round"])
+        r["rounds"] = [run["meta"]["round"] for run in r["runs"]]
     order.sort(key=lambda n: rows[n]["key"])
     return rows, order
 
@@ -114,7 +208,7 @@ def per_round(row, prim, fig):
     for run in row["runs"]:
         v = run["summary"].get(f"{prim}.{fig}")
         if v is None:
-            raise ReportError(f"{row['dir']}: run {run['id']} has no "
+            raise ReportError(f"{row['dir']}: run {run.get('id')} has no "
                               f"{prim}.{fig}")
         out.append(float(v))
     return out
@@ -128,9 +222,51 @@ def hook_rounds(row, prim):
 
 
 def counter_hz(row):
+    """The row's counter rate, or None where its unit is not time (0)."""
     hz = [float(r["summary"].get("counter_hz", 0)) for r in row["runs"]]
     hz = [h for h in hz if h > 0]
     return median(hz) if hz else None
+
+
+def unit_of(row):
+    """What a row counts: its arch, its summary's unit, its counter_hz."""
+    units = {r["summary"].get("unit") for r in row["runs"]}
+    return (row["env"].get("arch"), "/".join(sorted(map(str, units))),
+            counter_hz(row))
+
+
+def same_rate(h1, h2):
+    return abs(h1 - h2) <= HZ_TOLERANCE * max(h1, h2)
+
+
+def check_units(rows, order, ref, in_ns):
+    """Refuse to subtract figures of rows that count differently: in
+    ticks, the rows need the same arch, unit and counter rate; in ns, a
+    counter rate each (an instruction count has none)."""
+    ra = unit_of(rows[ref])
+    for name in order:
+        a = unit_of(rows[name])
+        desc = " vs ".join(f"{n} (arch {u[0]}, unit {u[1]}, counter_hz "
+                           f"{'%.0f' % u[2] if u[2] else 'none'})"
+                           for n, u in ((name, a), (ref, ra)))
+        if in_ns:
+            if a[2] is None or ra[2] is None:
+                raise ReportError(f"cannot compare in ns: {desc}: a row "
+                                  f"without counter_hz has no time unit")
+            continue
+        if a[0] != ra[0] or a[1] != ra[1] or (a[2] is None) != \
+                (ra[2] is None) or (a[2] and not same_rate(a[2], ra[2])):
+            hint = ("; --ns compares them in ns" if a[2] and ra[2]
+                    else "; without a counter_hz each, not in ns either")
+            raise ReportError(f"cannot subtract ticks across {desc}{hint}")
+
+
+def in_units(row, vals, in_ns):
+    """Per-round figures, in ns at each run's counter_hz with in_ns."""
+    if not in_ns:
+        return vals
+    return [v * 1e9 / float(r["summary"]["counter_hz"])
+            for v, r in zip(vals, row["runs"])]
 
 
 def repeats_exactly(row, vals):
@@ -144,56 +280,155 @@ def repeats_exactly(row, vals):
             and row["env"].get("tick_slack", "0") == "0")
 
 
-def bootstrap_ci(a, b, n, rng):
-    """95% interval of median(a) - median(b), resampling rounds."""
+def paired(a, b):
+    """Rows measured side by side in the same rounds: one directory (one
+    bench.sh or collect.sh invocation), every round in both."""
+    return a["dir"] == b["dir"] and a["rounds"] == b["rounds"]
+
+
+def row_seed(seed, row, ref, prim):
+    """A bootstrap seed for one comparison, the same whatever other rows
+    the report holds."""
+    h = hashlib.sha256(f"{seed}\0{row}\0{ref}\0{prim}".encode()).digest()
+    return int.from_bytes(h[:8], "little")
+
+
+def sign_flip(d, rng):
+    """Two-sided p of the sign-flip test of the differences d (their sum
+    against that of every pattern of signs), and whether exact. A zero
+    difference is the same under either sign: it changes no count."""
+    import numpy as np
+    d = np.asarray([x for x in d if x != 0], dtype=float)
+    if not d.size:
+        return 1.0, True
+    t = abs(d.sum())
+    tol = 1e-9 * float(np.abs(d).sum())
+    if d.size <= EXACT_FLIPS:
+        sums = np.zeros(1)
+        for x in d:
+            sums = np.concatenate((sums + x, sums - x))
+        return float(np.count_nonzero(np.abs(sums) >= t - tol)) / sums.size, \
+            True
+    signs = rng.choice(np.array([-1.0, 1.0]), size=(FLIPS, d.size))
+    hits = np.count_nonzero(np.abs(signs @ d) >= t - tol)
+    return (hits + 1) / (FLIPS + 1), False
+
+
+def min_p(test, na, nb):
+    """The smallest p the design allows: every round one way."""
+    if test == "sign-flip":
+        return (2.0 / 2 ** na if na <= EXACT_FLIPS
+                else max(2.0 / 2 ** na, 1 / (FLIPS + 1)))
+    return min(1.0, 2.0 / math.comb(na + nb, na))
+
+
+def bootstrap_ci(a, b, n, level, rng, pair):
+    """The level interval of median(a) - median(b), resampling rounds:
+    paired rows' rounds as pairs."""
     import numpy as np
     a = np.asarray(a)
     b = np.asarray(b)
     ia = rng.integers(0, len(a), size=(n, len(a)))
-    ib = rng.integers(0, len(b), size=(n, len(b)))
+    ib = ia if pair else rng.integers(0, len(b), size=(n, len(b)))
     d = np.median(a[ia], axis=1) - np.median(b[ib], axis=1)
-    lo, hi = np.percentile(d, [2.5, 97.5])
+    tail = (1 - level) / 2 * 100
+    lo, hi = np.percentile(d, [tail, 100 - tail])
     return float(lo), float(hi)
 
 
-def compare(a, b, exact_rows, args, rng):
+def compare(a, b, pair, exact_rows, args, rng):
     """The difference of row a to reference b, for one primitive; with
-    exact_rows, both rows are known to repeat exactly."""
+    exact_rows, both rows are known to repeat exactly; with pair, a and b
+    are the same rounds' figures. p is the test's, before Holm."""
     from scipy.stats import mannwhitneyu
     diff = median(a) - median(b)
-    res = {"diff": diff, "ci": None, "p": None, "mark": ""}
+    res = {"diff": diff, "ci": None, "p": None, "p_holm": None,
+           "test": None, "min_p": None, "mark": ""}
     if exact_rows:
         res["exact"] = True
         res["significant"] = diff != 0
         res["mark"] = "exact" if diff else "="
         return res
     res["exact"] = False
+    res["significant"] = False
     if len(a) < 2 or len(b) < 2:
         res["mark"] = "n<2"
         return res
-    res["ci"] = bootstrap_ci(a, b, args.bootstrap, rng)
-    p = float(mannwhitneyu(a, b, alternative="two-sided").pvalue)
-    res["p"] = p
-    # Mann-Whitney tests the order of the rounds, not the difference of
-    # medians shown: a difference is marked only if its interval also
-    # leaves out 0, so that no mark stands beside a difference of 0.
-    lo, hi = res["ci"]
-    res["significant"] = p < args.alpha and (lo > 0 or hi < 0)
-    if not res["significant"]:
-        res["mark"] = "n.s."
+    res["ci"] = bootstrap_ci(a, b, args.bootstrap, 1 - args.alpha, rng, pair)
+    if pair:
+        res["test"] = "sign-flip"
+        res["p"], exact = sign_flip([x - y for x, y in zip(a, b)], rng)
+        if not exact:
+            res["test"] = "sign-flip (sampled)"
+        res["min_p"] = min_p("sign-flip", len(a), len(b))
     else:
-        res["mark"] = "*" * sum(p < level for level in (0.05, 0.01, 0.001))
-        res["mark"] = res["mark"] or "+"
+        res["test"] = "Mann-Whitney"
+        res["p"] = float(mannwhitneyu(a, b, alternative="two-sided").pvalue)
+        res["min_p"] = min_p("Mann-Whitney", len(a), len(b))
     return res
 
 
+def holm(ps):
+    """Holm's step-down adjustment of the p values ps, in their order."""
+    m = len(ps)
+    adj = [0.0] * m
+    run = 0.0
+    for k, i in enumerate(sorted(range(m), key=lambda i: ps[i])):
+        run = max(run, min(1.0, (m - k) * ps[i]))
+        adj[i] = run
+    return adj
+
+
+def judge(entries, alpha):
+    """Holm over every test of the report, then the marks. The tests rank
+    (Mann-Whitney) or sum (sign-flip) rounds, not the difference of
+    medians shown: a difference is marked only if its interval also
+    leaves out 0, so that no mark stands beside a difference of 0."""
+    tested = [e for e in entries if e.get("p") is not None]
+    for e, p in zip(tested, holm([e["p"] for e in tested])):
+        e["p_holm"] = p
+        lo, hi = e["ci"]
+        e["significant"] = p < alpha and (lo > 0 or hi < 0)
+        if not e["significant"]:
+            e["mark"] = "n.s."
+        else:
+            e["mark"] = "*" * sum(p < lv for lv in (0.05, 0.01, 0.001)) \
+                or "+"
+    return len(tested)
+
+
+def run_order(row):
+    """Per round: (place in the round, first after an events toggle or
+    the boot), from meta's boot_pos, pos and after; None for schema 1."""
+    if row["schema"] < 2:
+        return None
+    out = []
+    for run in row["runs"]:
+        m = run["meta"]
+        after = m["after"]
+        # an id is LABEL.STATE.rROUND
+        lead = after == "-" or after.split(".")[-2:-1] != [m["state"]]
+        out.append(((m.get("boot_pos", 1), m["pos"]), lead))
+    return out
+
+
+def order_of(row, ref):
+    """How the order of the runs in the rounds fell for row against ref:
+    rounds where it ran first, rounds each led after a toggle or boot."""
+    a, b = run_order(row), run_order(ref)
+    if a is None or b is None or not paired(row, ref):
+        return None
+    return {"rounds": len(a),
+            "before_ref": sum(x[0] < y[0] for x, y in zip(a, b)),
+            "leads": sum(x[1] for x in a), "ref_leads": sum(y[1] for y in b)}
+
+
 def analyse(rows, order, ref, prims, args):
-    import numpy as np
-    rng = np.random.default_rng(args.seed)
     tables = []
     for prim in prims:
-        ref_rounds = per_round(rows[ref], prim, "median")
-        ref_exact = repeats_exactly(rows[ref], ref_rounds)
+        rref = rows[ref]
+        ref_rounds = in_units(rref, per_round(rref, prim, "median"), args.ns)
+        ref_exact = repeats_exactly(rref, ref_rounds)
         entries = []
         for name in order:
             row = rows[name]
@@ -204,20 +439,59 @@ def analyse(rows, order, ref, prims, args):
                 e[fig] = median(vals)
                 if fig == "median":
                     e["median_rounds"] = vals
+                    vals = in_units(row, vals, args.ns)
                     e["identical_rounds"] = repeats_exactly(row, vals)
+                    compared = vals
             h = hook_rounds(row, prim)
             e["hook"] = median(h) if h is not None else None
-            hz = counter_hz(row)
-            e["counter_hz"] = hz
+            e["counter_hz"] = counter_hz(row)
             if name == ref:
                 e["reference"] = True
             else:
-                e.update(compare(e["median_rounds"], ref_rounds,
+                pair = paired(row, rref)
+                e["paired"] = pair
+                e["order"] = order_of(row, rref)
+                import numpy as np
+                rng = np.random.default_rng(
+                    row_seed(args.seed, name, ref, prim))
+                e.update(compare(compared, ref_rounds, pair,
                                  e["identical_rounds"] and ref_exact,
                                  args, rng))
             entries.append(e)
         tables.append({"primitive": prim, "rows": entries})
     return tables
+
+
+def warnings_of(tables, ref, alpha):
+    """What the reader must know of the tests' power and of the order."""
+    out = []
+    tested = [e for t in tables for e in t["rows"] if e.get("p") is not None]
+    m = len(tested)
+    if m and min(e["min_p"] for e in tested) * m >= alpha:
+        out.append(f"no difference can be significant at {alpha:g}: the "
+                   f"smallest p the rounds allow is "
+                   f"{min(e['min_p'] for e in tested):.2g}, and Holm over "
+                   f"{m} tests needs one below {alpha / m:.2g}: give more "
+                   f"rounds")
+    seen = set()
+    for e in tested:
+        if e["row"] in seen:
+            continue
+        seen.add(e["row"])
+        if e["min_p"] >= alpha:
+            out.append(f"{e['row']}: {e['rounds']} rounds ({e['test']}) "
+                       f"allow no p below {e['min_p']:.2g}, never below "
+                       f"--alpha {alpha:g}")
+        o = e.get("order")
+        if o and o["rounds"] >= 2 and (o["before_ref"] in (0, o["rounds"])
+                                       or abs(o["leads"] - o["ref_leads"])
+                                       == o["rounds"]):
+            out.append(f"{e['row']}: the order of the runs did not vary "
+                       f"against {ref} (first in {o['before_ref']} of "
+                       f"{o['rounds']} rounds, first after a toggle in "
+                       f"{o['leads']} against {o['ref_leads']}): an effect "
+                       f"of the order is confounded with the difference")
+    return out
 
 
 def ns(ticks, hz):
@@ -241,35 +515,46 @@ def sfmt(v, nd=1):
     return s if v < 0 or s == "0" else "+" + s
 
 
-def diff_cells(e):
-    """(difference, CI, ns, p, mark) as strings."""
+TEST_SHORT = {"sign-flip": "flip", "sign-flip (sampled)": "flip~",
+              "Mann-Whitney": "MWU"}
+
+
+def diff_cells(e, in_ns):
+    """(difference, CI, ns, test, p, p Holm, mark) as strings."""
     if e.get("reference"):
-        return "ref", "", "", "", ""
+        return "ref", "", "", "", "", "", ""
     d = e["diff"]
-    d_ns = ns(d, e["counter_hz"])
+    nd = 2 if in_ns else 1
+    d_ns = d if in_ns else ns(d, e["counter_hz"])
     ns_s = sfmt(d_ns, 2) if d_ns is not None else "-"
     if e.get("exact"):
-        return sfmt(d), "exact", ns_s, "-", e["mark"]
+        return sfmt(d, nd), "exact", ns_s, "-", "-", "-", e["mark"]
     if e["ci"] is None:
-        return sfmt(d), "-", ns_s, "-", e["mark"]
+        return sfmt(d, nd), "-", ns_s, "-", "-", "-", e["mark"]
     lo, hi = e["ci"]
-    return (sfmt(d), f"[{sfmt(lo)}, {sfmt(hi)}]", ns_s,
-            f"{e['p']:.2g}", e["mark"])
+    return (sfmt(d, nd), f"[{sfmt(lo, nd)}, {sfmt(hi, nd)}]", ns_s,
+            TEST_SHORT[e["test"]], f"{e['p']:.2g}", f"{e['p_holm']:.2g}",
+            e["mark"])
 
 
-HEAD = ["kernel.state", "n", "median", "(ns)", "average", "max_avg", "p99",
-        "p99.9", "hook", "diff", "95% CI", "diff ns", "p", "sig"]
+def head(args):
+    level = f"{100 * (1 - args.alpha):.10g}% CI"
+    return ["kernel.state", "n", "median", "(ns)", "average", "max_avg",
+            "p99", "p99.9", "hook", "diff ns" if args.ns else "diff", level,
+            "diff ns", "test", "p", "p Holm", "sig"]
 
 
-def table_cells(t):
+def table_cells(t, in_ns):
     out = []
     for e in t["rows"]:
-        d, ci, dns, p, mark = diff_cells(e)
+        cells = diff_cells(e, in_ns)
         out.append([e["row"], str(e["rounds"]), fmt(e["median"]),
                     fmt(ns(e["median"], e["counter_hz"]), 2),
                     fmt(e["average"], 3), fmt(e["max_avg"], 1),
                     fmt(e["p99"]), fmt(e["p99.9"]), fmt(e["hook"]),
-                    d, ci, dns, p, mark])
+                    *cells])
+        if in_ns:
+            del out[-1][11]
     return out
 
 
@@ -315,34 +600,68 @@ def exact_note(t):
     return None
 
 
-def print_text(tables, rows, order, ref, args, md):
-    print("tracerbench: tracepoint cost per primitive, ticks per pair "
-          "(ns at the runs' counter_hz)")
+def smallest_p_lines(tables):
+    """The smallest p each design of the report allows."""
+    seen = {}
+    for t in tables:
+        nref = next(r for r in t["rows"] if r.get("reference"))["rounds"]
+        for e in t["rows"]:
+            if e.get("min_p") is not None:
+                n = (f"{e['rounds']} paired rounds" if e["paired"] else
+                     f"{e['rounds']} against the reference's {nref} rounds")
+                seen.setdefault((e["test"], n), e["min_p"])
+    return [f"{test} over {n}: {p:.2g}" for (test, n), p in seen.items()]
+
+
+def print_text(tables, rows, order, ref, args, md, ntests, warnings):
+    level = f"{100 * (1 - args.alpha):.10g}%"
+    unit = "ns per pair" if args.ns else \
+        "ticks per pair (ns at the runs' counter_hz)"
+    print(f"tracerbench: tracepoint cost per primitive, {unit}")
     for line in describe(rows, order):
         print(("- " if md else "") + line)
     print(f"each figure: the median over rounds of that figure of each "
-          f"round's run; diff: median minus {ref}'s,")
-    print(f"95% CI by bootstrap over rounds ({args.bootstrap} resamples), "
-          f"p from a two-sided Mann-Whitney U over rounds;")
-    print(f"sig: significant at p<{args.alpha:g} with a CI that leaves out 0: "
-          f"* p<0.05, ** p<0.01, *** p<0.001")
-    print("(+ above 0.05); n.s. otherwise; exact where both rows ran under "
-          "icount and every round of each is identical, = where they are equal")
+          f"round's run; diff: median minus {ref}'s"
+          f"{' in ns, each run at its counter_hz' if args.ns else ''};")
+    print(f"{level} CI by bootstrap over rounds ({args.bootstrap} "
+          f"resamples, paired rows' rounds resampled as pairs);")
+    print("test: flip, exact sign-flip test of the per-round differences, "
+          "for rows measured side by side in the same rounds of one "
+          "directory (flip~: 10^5 random flips, above "
+          f"{EXACT_FLIPS} rounds);")
+    print("MWU, two-sided Mann-Whitney U over the rounds, for rows of "
+          "different directories (boots, machines) or rounds;")
+    print(f"p Holm: p corrected by Holm's method over the {ntests} tests of "
+          f"this report; sig: significant at p Holm<{args.alpha:g} with a "
+          f"CI that leaves out 0:")
+    print("* p Holm<0.05, ** <0.01, *** <0.001 (+ above 0.05); n.s. "
+          "otherwise; exact where both rows ran under icount and every "
+          "round of each is identical, = where they are equal")
+    lines = smallest_p_lines(tables)
+    if lines:
+        print("smallest p the rounds allow: " + "; ".join(lines))
+    for o in order_lines(tables, rows, ref):
+        print(("- " if md else "") + o)
+    for w in warnings:
+        print(f"warning: {w}")
+    hd = head(args)
+    if args.ns:
+        del hd[11]
     for t in tables:
-        cells = table_cells(t)
+        cells = table_cells(t, args.ns)
         print()
         if md:
             print(f"**{t['primitive']}**")
             print()
-            print("| " + " | ".join(HEAD) + " |")
-            print("|" + "|".join("---" for _ in HEAD) + "|")
+            print("| " + " | ".join(hd) + " |")
+            print("|" + "|".join("---" for _ in hd) + "|")
             for c in cells:
                 print("| " + " | ".join(c) + " |")
         else:
             print(t["primitive"])
             widths = [max(len(x) for x in col)
-                      for col in zip(HEAD, *cells)]
-            for c in [HEAD] + cells:
+                      for col in zip(hd, *cells)]
+            for c in [hd] + cells:
                 print("  " + " ".join(x.ljust(w) if i == 0 else x.rjust(w)
                                      for i, (x, w) in
                                      enumerate(zip(c, widths))).rstrip())
@@ -432,6 +751,22 @@ def plot(rows, order, prims, outdir):
     return written
 
 
+def order_lines(tables, rows, ref):
+    """How the rounds ordered each row's runs against the reference's."""
+    if run_order(rows[ref]) is None:
+        return [f"order of the runs within rounds: not recorded in "
+                f"{rows[ref]['dir']} (results schema 1)"]
+    out = []
+    for e in tables[0]["rows"] if tables else []:
+        o = e.get("order")
+        if o:
+            out.append(f"order: {e['row']} ran before {ref} in "
+                       f"{o['before_ref']} of {o['rounds']} rounds; first "
+                       f"after an events toggle or the boot in {o['leads']} "
+                       f"({ref}: {o['ref_leads']})")
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(
         description="Tables of tracepoint cost from tools/bench.sh results")
@@ -444,9 +779,14 @@ def main():
                     default="irq,preempt,irq_save",
                     help="comma-separated, or 'all' (default: "
                          "irq,preempt,irq_save)")
+    ap.add_argument("--ns", action="store_true",
+                    help="compare in ns, each run at its counter_hz: rows "
+                         "of different counter rates or arches")
     ap.add_argument("--plot", metavar="DIR",
                     help="write cdf.svg/png and per_cpu.svg/png there")
-    ap.add_argument("--alpha", type=float, default=0.05)
+    ap.add_argument("--alpha", type=float, default=0.05,
+                    help="the level of the tests, after Holm; the "
+                         "intervals are at 1 - alpha (default 0.05)")
     ap.add_argument("--bootstrap", type=int, default=10000)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
@@ -461,26 +801,40 @@ def main():
         if p not in PRIMS:
             ap.error(f"unknown primitive {p} (one of {', '.join(PRIMS)})")
     try:
+        need_modules("numpy", "scipy")
         rows, order = build_rows(args.dirs)
         ref = args.reference or order[0]
         if ref not in rows:
             raise ReportError(f"no row {ref}; the rows are: "
                               f"{', '.join(order)}")
+        check_units(rows, order, ref, args.ns)
         tables = analyse(rows, order, ref, prims, args)
+        ntests = judge([e for t in tables for e in t["rows"]], args.alpha)
+        warnings = warnings_of(tables, ref, args.alpha)
+        if args.plot:
+            need_modules("matplotlib")
         figures = plot(rows, order, prims, args.plot) \
             if args.plot else []
     except ReportError as e:
         print(f"report.py: {e}", file=sys.stderr)
         return 1
     if args.format == "json":
-        json.dump({"reference": ref, "alpha": args.alpha,
-                   "environment": {d: load_dir(d).get("env", {})
-                                   for d in args.dirs},
+        for w in warnings:
+            print(f"report.py: warning: {w}", file=sys.stderr)
+        json.dump({"schema": REPORT_SCHEMA, "reference": ref,
+                   "alpha": args.alpha, "ci_level": 1 - args.alpha,
+                   "unit": "ns" if args.ns else "ticks",
+                   "correction": "holm", "tests": ntests,
+                   "warnings": warnings,
+                   "environment": {d: rows[next(
+                       n for n in order if rows[n]["dir"] == d)]["env"]
+                       for d in args.dirs},
                    "tables": tables, "figures": figures},
                   sys.stdout, indent=1)
         print()
     else:
-        print_text(tables, rows, order, ref, args, args.format == "markdown")
+        print_text(tables, rows, order, ref, args, args.format == "markdown",
+                   ntests, warnings)
         for f in figures:
             print(f"figure: {f}", file=sys.stderr)
     return 0

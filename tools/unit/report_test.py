@@ -1,55 +1,90 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-only
 """The rules tools/report.py decides by, on results directories made up
-for each case: when a difference is exact, and when it is significant.
-KTAP on stdout, then "N passed, N failed"; exits 1 on any failure."""
+for each case: when a difference is exact, which test it gets and with
+what p, when it is significant, what it refuses, and the order of the
+runs that tools/guest/collect.sh records (run here on a stand-in for the
+module's debugfs files). KTAP on stdout, then "N passed, N failed";
+exits 1 on any failure."""
 
+import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
 
-REPORT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
-                      "report.py")
+TOOLS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+REPORT = os.path.join(TOOLS, "report.py")
+COLLECT = os.path.join(TOOLS, "guest", "collect.sh")
 PRIMS = ["irq", "preempt", "irq_save", "raw_irq", "raw_irq_save",
          "preempt_notrace", "none"]
 FIGURES = ["median", "average", "max_avg", "p99", "p99.9"]
+ICOUNT = {"mode": "tcg-icount"}
+TCG = {"mode": "tcg", "arch": "x86_64"}
 
 
-def results(path, env, rows):
-    """A results directory whose irq medians are rows[kernel] (a list, one
-    per round); every other figure is 1."""
+def results(path, env, rows, hz=1000000000, unit="cycles", schema=None,
+            orders=None):
+    """A results directory whose irq medians are rows[ROW] (a list, one
+    per round, ROW "kernel" or "kernel.state"); every other figure is 1.
+    orders: the runs of each round, in order, one boot for all (schema 2
+    meta); rounds of a row may be given as {round: median}."""
     runs = []
-    for kernel, medians in rows.items():
-        for rnd, m in enumerate(medians, 1):
-            summary = {f"{p}.{f}": "1" for p in PRIMS for f in FIGURES}
-            summary["irq.median"] = str(m)
-            summary["counter_hz"] = "1000000000"
-            runs.append({"id": f"{kernel}.off.r{rnd}",
-                         "meta": {"kernel": kernel, "state": "off",
+    for row, medians in rows.items():
+        kernel, _, state = row.partition(".")
+        if not isinstance(medians, dict):
+            medians = dict(enumerate(medians, 1))
+        for rnd, m in medians.items():
+            summary = {f"{p}.{f}": 1 for p in PRIMS for f in FIGURES}
+            summary["irq.median"] = m
+            summary["counter_hz"] = hz
+            summary["unit"] = unit
+            runs.append({"id": f"{kernel}.{state or 'off'}.r{rnd}",
+                         "meta": {"kernel": kernel, "state": state or "off",
                                   "round": rnd},
                          "summary": summary})
     doc = {"format": "tracerbench-results 1",
-           "env": dict(env, kernels=" ".join(rows)),
-           "kernels": {k: {"release": "test"} for k in rows},
+           "env": dict(env, kernels=" ".join(r.split(".")[0] for r in rows)),
+           "kernels": {k.split(".")[0]: {"release": "test"} for k in rows},
            "runs": runs}
+    if orders:
+        schema = schema or 2
+        prev = "-"
+        for rnd, names in enumerate(orders, 1):
+            for pos, name in enumerate(names, 1):
+                run = next(r for r in runs if r["id"] == f"{name}.r{rnd}")
+                run["meta"].update(pos=pos, after=prev)
+                prev = run["id"]
+    if schema:
+        doc["schema"] = schema
     os.makedirs(path)
     with open(os.path.join(path, "results.json"), "w") as f:
         json.dump(doc, f)
+    return path
 
 
-def irq_row(path, row, alpha):
-    out = subprocess.run([REPORT, "--format", "json", "--alpha", str(alpha),
-                          "--reference", "a.off", path],
-                         capture_output=True, text=True, check=True).stdout
-    table = next(t for t in json.loads(out)["tables"]
-                 if t["primitive"] == "irq")
+def report(args, python=None):
+    """report.py's exit code, stdout and stderr."""
+    cmd = ([python, "-S", REPORT] if python else [REPORT]) + args
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def report_json(dirs, ref="a.off", alpha=0.05, extra=()):
+    rc, out, err = report(["--format", "json", "--alpha", str(alpha),
+                           "--reference", ref, *extra, *dirs])
+    if rc:
+        raise AssertionError(f"report.py failed: {err.strip()}")
+    return json.loads(out)
+
+
+def irq_row(doc, row):
+    table = next(t for t in doc["tables"] if t["primitive"] == "irq")
     return next(e for e in table["rows"] if e["row"] == row)
 
 
-ICOUNT = {"mode": "tcg-icount"}
-TCG = {"mode": "tcg"}
 # name, env, rounds of a and b, alpha, what b's row must say
 CASES = [
     ("icount, every round alike: exact", ICOUNT,
@@ -63,49 +98,381 @@ CASES = [
      {"exact": False}),
     ("icount without tick_slack (results before it): exact", ICOUNT,
      [75] * 3, [76] * 3, 0.05, {"exact": True}),
+    # 10 paired rounds, every one the same way: p = 2/2^10, times 3 tests
     ("clear shift over 10 rounds: significant, CI above 0", TCG,
-     [100 + i for i in range(10)], [120 + i for i in range(10)], 0.001,
-     {"significant": True, "ci_excludes_0": True}),
+     [100 + i for i in range(10)], [120 + i for i in range(10)], 0.01,
+     {"significant": True, "ci_excludes_0": True, "p": 2 / 1024,
+      "p_holm": 6 / 1024, "test": "sign-flip", "mark": "**"}),
     ("the same rounds: not significant", TCG,
      [100 + i for i in range(10)], [100 + i for i in range(10)], 0.05,
-     {"significant": False}),
-    # b ranks above a (p < 0.05), but its median equals a's and the
-    # interval holds 0: not significant
+     {"significant": False, "p": 1.0}),
+    # 7 of 16 rounds higher, the rest equal: p = 2/2^7 below alpha, but
+    # the medians are equal and the interval holds 0
     ("p below alpha, CI holding 0: not significant", TCG,
-     [0] * 11, [0] * 6 + [5] * 5, 0.05,
-     {"p_below_alpha": True, "ci_excludes_0": False, "significant": False}),
+     [0] * 16, [0] * 9 + [1] * 7, 0.05,
+     {"p": 2 / 128, "ci_excludes_0": False, "significant": False}),
+    # differences 1, 2, 3, -1: of the 16 sign patterns, 7, 5 (-1 +2 +3
+    # +1), 5 (+1 +2 +3 -1) and their negatives reach |sum| >= 5
+    ("paired by round: exact sign-flip p by hand", TCG,
+     [10, 10, 10, 10], [11, 12, 13, 9], 0.05,
+     {"test": "sign-flip", "paired": True, "p": 6 / 16,
+      "min_p": 2 / 16}),
+    # rounds that drift by 10 each, b 5 above a in every one: resampled
+    # as pairs, the drift cancels in every resample
+    ("paired rounds bootstrapped as pairs", TCG,
+     [10 * i for i in range(10)], [10 * i + 5 for i in range(10)], 0.05,
+     {"ci": [5.0, 5.0]}),
 ]
 
 
 def check(e, want, alpha):
     """The ways row e differs from what is wanted, as text."""
-    got = {
-        "exact": bool(e.get("exact")),
-        "diff": e.get("diff"),
-        "significant": bool(e.get("significant")) and not e.get("exact"),
-        "p_below_alpha": e.get("p") is not None and e["p"] < alpha,
-    }
+    got = {k: e.get(k) for k in want}
+    got["exact"] = bool(e.get("exact"))
+    got["significant"] = bool(e.get("significant")) and not e.get("exact")
     ci = e.get("ci")
     got["ci_excludes_0"] = bool(ci) and (ci[0] > 0 or ci[1] < 0)
-    return [f"{k}: got {got[k]}, want {v}" for k, v in want.items()
-            if got[k] != v]
+    bad = []
+    for k, v in want.items():
+        same = (abs(got[k] - v) < 1e-12 if isinstance(v, float) and
+                got[k] is not None else got[k] == v)
+        if not same:
+            bad.append(f"{k}: got {got[k]}, want {v}")
+    return bad
+
+
+class Failed(Exception):
+    pass
+
+
+def expect(what, got, want):
+    if got != want:
+        raise Failed(f"{what}: got {got!r}, want {want!r}")
+
+
+def expect_refusal(rc, err, words):
+    """Exit 1 with one line that says words, and no traceback."""
+    if rc != 1 or "Traceback" in err or len(err.strip().splitlines()) != 1:
+        raise Failed(f"exit {rc}, stderr {err!r}: want exit 1, one line")
+    for w in words:
+        if w not in err:
+            raise Failed(f"stderr {err.strip()!r} does not say {w!r}")
+
+
+def t_unpaired(tmp):
+    """Rows of two directories, or of other rounds, are not paired:
+    Mann-Whitney, exact for 3 against 3 rounds: 2/C(6,3) at best."""
+    a = results(f"{tmp}/m1", TCG, {"a": [1, 2, 3]})
+    b = results(f"{tmp}/m2", TCG, {"b": [4, 5, 6]})
+    e = irq_row(report_json([a, b]), "b.off")
+    expect("test", (e["test"], e["paired"]), ("Mann-Whitney", False))
+    expect("p, min_p", (round(e["p"], 12), round(e["min_p"], 12)),
+           (0.1, 0.1))
+    c = results(f"{tmp}/m3", TCG, {"a": [1, 2, 3], "b": {1: 4, 2: 5, 4: 6}})
+    expect("other rounds", irq_row(report_json([c]), "b.off")["test"],
+           "Mann-Whitney")
+
+
+def t_min_p(tmp):
+    """The smallest p of the rounds is shown; unreachable --alpha is
+    warned of, per row and for Holm over the report."""
+    d = results(f"{tmp}/p5", TCG, {"a": [1] * 5, "b": [2] * 5})
+    doc = report_json([d])
+    expect("min_p of 5 rounds", irq_row(doc, "b.off")["min_p"], 2 / 32)
+    if not any("never below --alpha 0.05" in w for w in doc["warnings"]):
+        raise Failed(f"no warning of 5 rounds at 0.05: {doc['warnings']}")
+    rc, out, _ = report(["--reference", "a.off", d])
+    for words in ("smallest p the rounds allow: sign-flip over 5 paired "
+                  "rounds: 0.062", "warning: no difference can be "
+                  "significant at 0.05"):
+        if rc or words not in out:
+            raise Failed(f"text report lacks {words!r}")
+    # 8 rounds reach p < 0.01 once; Holm over 3 tests reaches 0.05
+    d = results(f"{tmp}/p8", TCG, {"a": [1] * 8, "b": [2] * 8})
+    doc = report_json([d])
+    expect("min_p of 8 rounds", irq_row(doc, "b.off")["min_p"], 2 / 256)
+    expect("warnings at 8 rounds", doc["warnings"], [])
+    doc = report_json([d], alpha=0.01)
+    if not any("Holm over 3 tests" in w for w in doc["warnings"]):
+        raise Failed(f"no Holm warning at 0.01: {doc['warnings']}")
+
+
+def t_holm(tmp):
+    """Holm's adjustment of a known vector, and over a report's rows and
+    primitives: the smallest p of m times m, the others no smaller."""
+    spec = importlib.util.spec_from_file_location("report", REPORT)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    got = [round(p, 12) for p in mod.holm([0.01, 0.04, 0.03, 0.005])]
+    expect("holm([0.01, 0.04, 0.03, 0.005])", got, [0.03, 0.06, 0.06, 0.02])
+    d = results(f"{tmp}/h", TCG, {"a": [1] * 8, "b": [2] * 8,
+                                  "c": [1, 2, 1, 2, 1, 2, 1, 2]})
+    doc = report_json([d], extra=["--primitives", "all"])
+    expect("tests", (doc["tests"], doc["correction"]), (12, "holm"))
+    expect("b's p Holm", irq_row(doc, "b.off")["p_holm"], 12 * 2 / 256)
+    if "Holm's method over the 12 tests" not in report(
+            ["--primitives", "all", d])[1]:
+        raise Failed("the text report does not state the correction")
+
+
+def t_ci_level(tmp):
+    """The interval is at 1 - alpha: wider at 0.01 than at 0.2."""
+    d = results(f"{tmp}/ci", TCG, {"a": list(range(20)),
+                                   "b": [x + 5 for x in range(20)][::-1]})
+    wide = irq_row(report_json([d], alpha=0.01), "b.off")["ci"]
+    narrow = irq_row(report_json([d], alpha=0.2), "b.off")["ci"]
+    if not (wide[0] < narrow[0] and narrow[1] < wide[1]):
+        raise Failed(f"99% CI {wide} does not hold the 80% CI {narrow}")
+    if "99% CI" not in report(["--alpha", "0.01", d])[1]:
+        raise Failed("the text report does not name the 99% CI")
+
+
+def t_seed(tmp):
+    """A row's interval is the same whatever other rows the report has."""
+    b = [7, 3, 9, 4, 8, 2, 6, 5, 1, 10]
+    one = results(f"{tmp}/s1", TCG, {"a": list(range(10)), "b": b})
+    # aa's comparisons come before b's, c's after
+    two = results(f"{tmp}/s2", TCG, {"a": list(range(10)), "aa": [3] * 10,
+                                     "b": b, "c": [4] * 10})
+    expect("b's CI with other rows", irq_row(report_json([two]), "b.off")
+           ["ci"], irq_row(report_json([one]), "b.off")["ci"])
+
+
+def t_units(tmp):
+    """Ticks of different counter rates, arches or units are never
+    subtracted; --ns compares rows that both have a counter rate."""
+    a = results(f"{tmp}/u1", TCG, {"a": [100] * 3})
+    b = results(f"{tmp}/u2", TCG, {"b": [100] * 3}, hz=2000000000)
+    rc, _, err = report(["--reference", "a.off", a, b])
+    expect_refusal(rc, err, ["cannot subtract ticks", "b.off", "a.off",
+                             "--ns"])
+    e = irq_row(report_json([a, b], extra=["--ns"]), "b.off")
+    expect("b in ns against a", e["diff"], -50.0)
+    c = results(f"{tmp}/u3", dict(TCG, arch="arm64"), {"c": [100] * 3})
+    rc, _, err = report(["--reference", "a.off", a, c])
+    expect_refusal(rc, err, ["cannot subtract ticks", "arch arm64"])
+    d = results(f"{tmp}/u4", TCG, {"d": [100] * 3}, hz=0,
+                unit="instructions")
+    for ns in ([], ["--ns"]):
+        rc, _, err = report(ns + ["--reference", "a.off", a, d])
+        expect_refusal(rc, err, ["d.off", "a.off"])
+    e = results(f"{tmp}/u5", TCG, {"e": [100] * 3}, hz=1001000000)
+    expect("a rate 0.1% off", report(["--reference", "a.off", a, e])[0], 0)
+
+
+def t_order(tmp):
+    """The order of each round recorded in meta is shown, and an order
+    that never varies is warned of as confounded."""
+    fixed = [["a.off", "b.off"]] * 6
+    d = results(f"{tmp}/o1", TCG, {"a.off": [1] * 6, "b.off": [1] * 6},
+                orders=fixed)
+    doc = report_json([d])
+    expect("fixed order", irq_row(doc, "b.off")["order"],
+           {"rounds": 6, "before_ref": 0, "leads": 0, "ref_leads": 1})
+    if not any("confounded" in w for w in doc["warnings"]):
+        raise Failed(f"no warning of a fixed order: {doc['warnings']}")
+    turns = [["a.off", "b.off"], ["b.off", "a.off"]] * 3
+    d = results(f"{tmp}/o2", TCG, {"a.off": [1] * 6, "b.off": [1] * 6},
+                orders=turns)
+    doc = report_json([d])
+    expect("alternating order", irq_row(doc, "b.off")["order"]["before_ref"],
+           3)
+    expect("warnings", [w for w in doc["warnings"] if "confounded" in w], [])
+    # a boot per kernel, whose place in the round (bench.sh's boot_pos)
+    # comes before the place within the boot
+    d = results(f"{tmp}/o4", TCG, {"a.off": [1] * 4, "b.off": [1] * 4},
+                orders=[["a.off", "b.off"]] * 4)
+    p = os.path.join(d, "results.json")
+    with open(p) as f:
+        doc = json.load(f)
+    for run in doc["runs"]:
+        m = run["meta"]
+        m.update(pos=1, after="-",
+                 boot_pos=1 + ((m["kernel"] == "a") ^ (m["round"] % 2)))
+    with open(p, "w") as f:
+        json.dump(doc, f)
+    expect("boots in turn", irq_row(report_json([d]), "b.off")["order"],
+           {"rounds": 4, "before_ref": 2, "leads": 4, "ref_leads": 4})
+    d = results(f"{tmp}/o3", TCG, {"a.off": [1] * 2, "b.off": [1] * 2})
+    if "not recorded" not in report([d])[1]:
+        raise Failed("schema 1: the report does not say the order is "
+                     "unknown")
+
+
+def fake_tracerbench(root):
+    """The module's debugfs files and the events' switch, as files."""
+    tb = os.path.join(root, "tb")
+    ev = os.path.join(root, "tracing", "events", "preemptirq")
+    os.makedirs(ev)
+    with open(os.path.join(ev, "enable"), "w") as f:
+        f.write("0\n")
+    os.makedirs(tb)
+    lines = ["run 1", "preemptirq_tracepoints yes", "unit cycles",
+             "counter_hz 1000000000"]
+    lines += [f"{p}.{f} 5" for p in PRIMS for f in FIGURES]
+    with open(os.path.join(tb, "summary"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    for name in ("benchmark", "nr_samples", "do_work", "batch", "cpus"):
+        open(os.path.join(tb, name), "w").close()
+    for p in PRIMS:
+        os.makedirs(os.path.join(tb, p))
+        with open(os.path.join(tb, p, "histogram"), "w") as f:
+            f.write("5 10\n")
+        with open(os.path.join(tb, p, "per_cpu"), "w") as f:
+            f.write("cpu median\n0 5\n")
+    return {"TB": tb, "TRACING": os.path.join(root, "tracing")}
+
+
+def t_rotation(tmp):
+    """collect.sh reverses the states every other round and rotates the
+    labels every two: over 4 rounds of two labels each label runs first
+    and last against the other, after a toggle, as often; report.py reads
+    that order from meta (schema 2)."""
+    env = dict(os.environ, **fake_tracerbench(f"{tmp}/fake"))
+    out = f"{tmp}/fake/out"
+    subprocess.run(["sh", COLLECT, "--rounds", "4", "--labels", "a,b", out],
+                   env=env, check=True, capture_output=True)
+    orders = []
+    for r in range(1, 5):
+        with open(f"{out}/runs/a.off.r{r}/meta") as f:
+            orders += [ln.split(" ", 1)[1].strip() for ln in f
+                       if ln.startswith("order ")]
+    expect("the rounds' orders", orders, [
+        "a.off b.off a.on b.on", "a.on b.on a.off b.off",
+        "b.off a.off b.on a.on", "b.on a.on b.off a.off"])
+    doc = report_json([out])
+    expect("schema", json.load(open(f"{out}/results.json"))["schema"], 2)
+    expect("b.off against a.off", irq_row(doc, "b.off")["order"],
+           {"rounds": 4, "before_ref": 2, "leads": 1, "ref_leads": 2})
+    expect("a.on against a.off", irq_row(doc, "a.on")["order"]["before_ref"],
+           2)
+
+
+def t_schema(tmp):
+    """report.py's JSON has its schema; results of an unknown one are
+    refused."""
+    d = results(f"{tmp}/sc", TCG, {"a": [1] * 2, "b": [1] * 2})
+    expect("report schema", report_json([d])["schema"], 1)
+    d = results(f"{tmp}/sc9", TCG, {"a": [1] * 2}, schema=9)
+    expect_refusal(*report([d])[::2], ["schema 9"])
+
+
+def t_malformed(tmp):
+    """Bad input: exit 1, one line, no traceback."""
+    def doc_with(name, change):
+        d = results(f"{tmp}/{name}", TCG, {"a": [1] * 2, "b": [1] * 2})
+        p = os.path.join(d, "results.json")
+        with open(p) as f:
+            doc = json.load(f)
+        change(doc)
+        with open(p, "w") as f:
+            json.dump(doc, f)
+        return d
+
+    def setitem(path, value):
+        def change(doc):
+            x = doc
+            for k in path[:-1]:
+                x = x[k]
+            x[path[-1]] = value
+        return change
+
+    def delitem(path):
+        def change(doc):
+            x = doc
+            for k in path[:-1]:
+                x = x[k]
+            del x[path[-1]]
+        return change
+
+    cases = [
+        ([f"{tmp}/nosuch"], "no such directory"),
+        ([os.makedirs(f"{tmp}/empty") or f"{tmp}/empty"], "no results.json"),
+        ([doc_with("list", lambda d: d.clear())], "not a tracerbench"),
+        ([doc_with("runs", setitem(["runs"], {}))], "runs is not a list"),
+        ([doc_with("meta", delitem(["runs", 0, "meta", "round"]))],
+         "meta.round is not a int"),
+        ([doc_with("kern", setitem(["runs", 0, "meta", "kernel"], 5))],
+         "meta.kernel is not a str"),
+        ([doc_with("fig", setitem(["runs", 1, "summary", "irq.median"],
+                                  "x"))], "irq.median is not a number"),
+        ([doc_with("nofig", delitem(["runs", 1, "summary", "irq.p99"]))],
+         "has no irq.p99"),
+        ([doc_with("hist", setitem(["runs", 0, "histogram"],
+                                   {"irq": [[1]]}))], "histogram.irq"),
+        ([doc_with("twice", lambda d: d["runs"].append(d["runs"][0]))],
+         "two runs of a.off in round 1"),
+        ([doc_with("sch2", setitem(["schema"], 2))], "meta.pos"),
+    ]
+    os.makedirs(f"{tmp}/badjson")
+    with open(f"{tmp}/badjson/results.json", "w") as f:
+        f.write("{\"format\": ")
+    cases.append(([f"{tmp}/badjson"], "not JSON"))
+    for dirs, words in cases:
+        expect_refusal(*report(dirs)[::2], [words])
+
+
+def t_no_numpy(tmp):
+    """A Python without numpy and scipy (here /usr/bin/python3 -S, which
+    leaves out the site directories that hold them): the Debian packages
+    named, no traceback."""
+    d = results(f"{tmp}/np", TCG, {"a": [1] * 2, "b": [1] * 2})
+    probe = subprocess.run([sys.executable, "-S", "-c", "import numpy"],
+                           capture_output=True)
+    if probe.returncode == 0:
+        raise Failed("python3 -S still imports numpy: the case is not made")
+    rc, _, err = report([d], python=sys.executable)
+    expect_refusal(rc, err, ["cannot import numpy",
+                             "python3-numpy python3-scipy"])
+
+
+TESTS = [
+    ("unpaired rows: Mann-Whitney, exact p", t_unpaired),
+    ("smallest p shown, unreachable alpha warned of", t_min_p),
+    ("Holm over the report's rows and primitives", t_holm),
+    ("the interval at 1 - alpha", t_ci_level),
+    ("a row's bootstrap seed is its own", t_seed),
+    ("counter rates, arches and units refused; --ns", t_units),
+    ("the recorded order shown, a fixed one warned of", t_order),
+    ("collect.sh rotates the order and records it", t_rotation),
+    ("schema versions", t_schema),
+    ("malformed input: exit 1, one line", t_malformed),
+    ("no numpy or scipy: the packages named", t_no_numpy),
+]
 
 
 def main():
     passed = failed = 0
     print("KTAP version 1")
-    print(f"1..{len(CASES)}")
+    print(f"1..{len(CASES) + len(TESTS)}")
+    n = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for n, (name, env, a, b, alpha, want) in enumerate(CASES, 1):
-            path = os.path.join(tmp, str(n))
-            results(path, env, {"a": a, "b": b})
-            e = irq_row(path, "b.off", alpha)
+        for name, env, a, b, alpha, want in CASES:
+            n += 1
+            path = results(os.path.join(tmp, str(n)), env, {"a": a, "b": b})
+            e = irq_row(report_json([path], alpha=alpha), "b.off")
             bad = check(e, want, alpha)
             for line in bad + [f"row: {json.dumps(e)}"] if bad else []:
                 print(f"# {line}")
             print(f"{'not ok' if bad else 'ok'} {n} report: {name}")
             failed += bool(bad)
             passed += not bad
+        for name, t in TESTS:
+            n += 1
+            work = os.path.join(tmp, t.__name__)
+            os.makedirs(work)
+            try:
+                t(work)
+                bad = None
+            except (Failed, AssertionError, subprocess.CalledProcessError,
+                    OSError, KeyError, StopIteration) as e:
+                bad = f"{type(e).__name__}: {e}"
+            if bad:
+                print(f"# {bad}")
+            print(f"{'not ok' if bad else 'ok'} {n} report: {name}")
+            failed += bool(bad)
+            passed += not bad
+            shutil.rmtree(work, ignore_errors=True)
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 
