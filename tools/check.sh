@@ -691,17 +691,18 @@ check_compare()
 # instructions to trace_hardirqs_off(), so irq and irq_save must read +16
 # exactly and preempt 0; tools/patches/irqsoff-key skips the irqsoff
 # tracer's hooks, so irq and irq_save must read less. Then plain TCG: the
-# same kernel and state twice (A/A) is not significant, events on against
-# off is. The figures must be there and render. Under icount a window's
+# same kernel and state twice (A/A), in an order that gave each label each
+# place as often, is not significant, events on against off is. The figures must be there and render. Under icount a window's
 # count is the same every time, so 2000 samples per CPU give the medians
 # 10^4 would, in a fifth of the time.
 PY=/usr/bin/python3
 
-# report_json DIR REF OUT: report.py's JSON of DIR against REF
+# report_json DIR REF OUT [ALPHA]: report.py's JSON of DIR against REF
 report_json()
 {
-	"$TB_TOP/tools/report.py" --format json --primitives all --alpha 0.001 \
-		--reference "$2" "$1" >"$3" 2>"$3.err" && return 0
+	"$TB_TOP/tools/report.py" --format json --primitives all \
+		--alpha "${4:-0.001}" --reference "$2" "$1" >"$3" 2>"$3.err" &&
+		return 0
 	sed 's/^/[report] /' "$3.err"
 	return 1
 }
@@ -751,6 +752,24 @@ for prim in ("irq", "preempt", "irq_save"):
     if want == "yes" and not (lo > 0 or hi < 0):
         bad = 1
 sys.exit(bad)
+PYEOF
+}
+
+# expect_counterbalanced JSON ROW: the order meta recorded, as report.py
+# read it, put ROW first of it and the reference in half the rounds, and
+# first after an events toggle or the boot as often, give or take the
+# boot's first run
+expect_counterbalanced()
+{
+	$PY - "$@" <<'PYEOF'
+import json, sys
+path, row = sys.argv[1:3]
+doc = json.load(open(path))
+t = next(t for t in doc["tables"] if t["primitive"] == "irq")
+o = next(e for e in t["rows"] if e["row"] == row).get("order")
+print(f"[bench] {row} against {doc['reference']}: order {o}")
+sys.exit(not o or o["before_ref"] * 2 != o["rounds"] or
+         abs(o["leads"] - o["ref_leads"]) > 1)
 PYEOF
 }
 
@@ -849,15 +868,19 @@ check_bench()
 	result $? "report --plot: CDFs and per-CPU medians of every row, SVG and PNG"
 
 	# 2000 samples per CPU a round: the tests compare rounds' medians,
-	# and a shorter round leaves less time for the host's load to drift
-	"$TB_TOP/tools/bench.sh" --rounds 10 --nr-samples 2000 --out "$tcg" \
+	# and a shorter round leaves less time for the host's load to drift.
+	# 12 paired rounds: the smallest p is 2/2^12, and Holm over the 18
+	# tests of all primitives asks for 0.01/18 at the first step.
+	"$TB_TOP/tools/bench.sh" --rounds 12 --nr-samples 2000 --out "$tcg" \
 		a=trace b=trace >"$TB_OUT/bench-tcg.log" 2>&1
-	result $? "bench.sh, plain TCG: trace twice, 10 rounds in one boot"
+	result $? "bench.sh, plain TCG: trace twice, 12 rounds in one boot"
 	sed 's/^/[bench tcg] /' "$TB_OUT/bench-tcg.log"
-	"$TB_TOP/tools/report.py" --alpha 0.001 "$tcg" | sed 's/^/[report tcg] /'
-	if report_json "$tcg" a.off "$tcg/report.json"; then
-		expect_significant "$tcg/report.json" b.off no
-		result $? "report: A/A (the same kernel and state twice) is not significant"
+	"$TB_TOP/tools/report.py" --alpha 0.01 "$tcg" | sed 's/^/[report tcg] /'
+	if report_json "$tcg" a.off "$tcg/report.json" 0.01; then
+		expect_counterbalanced "$tcg/report.json" b.off &&
+			expect_counterbalanced "$tcg/report.json" a.on &&
+			expect_significant "$tcg/report.json" b.off no
+		result $? "report: A/A (the same kernel and state twice), each first as often, is not significant"
 		expect_significant "$tcg/report.json" a.on yes
 		result $? "report: events on against off is significant"
 	else
@@ -920,6 +943,20 @@ check_bench_errors()
 	expect_error "invalid choice" "$report" --format xml "$TB_OUT/bench-icount" || rc=1
 	expect_error "given twice" "$report" "$TB_OUT/bench-icount" \
 		"$TB_OUT/bench-icount/" || rc=1
+	# report.py's refusals of results it cannot read or compare: the
+	# icount results at another counter rate, as another machine's,
+	# broken JSON, and an unknown schema
+	mkdir -p "$tmp/hz" "$tmp/json" "$tmp/schema" || return 1
+	sed 's/"counter_hz":[0-9]*/"counter_hz":62500000/g' \
+		"$TB_OUT/bench-icount/results.json" >"$tmp/hz/results.json"
+	expect_error "cannot subtract ticks across hz/trace.off" "$report" \
+		--reference bench-icount/trace.off "$TB_OUT/bench-icount" \
+		"$tmp/hz" || rc=1
+	echo '{"format":' >"$tmp/json/results.json"
+	expect_error "not JSON" "$report" "$tmp/json" || rc=1
+	sed 's/"schema":2,/"schema":99,/' "$TB_OUT/bench-icount/results.json" \
+		>"$tmp/schema/results.json"
+	expect_error "schema 99" "$report" "$tmp/schema" || rc=1
 	expect_error "wants a count" sh "$collect" --rounds 0 "$tmp/o3" || rc=1
 	expect_error "a state is out, off or on" sh "$collect" --states up "$tmp/o3" || rc=1
 	return $rc
