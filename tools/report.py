@@ -86,7 +86,8 @@ def check_doc(path, doc):
             doc.get("format") != "tracerbench-results 1":
         raise ReportError(f"{path}: not a tracerbench results document")
     schema = doc.get("schema", 1)
-    if schema not in SCHEMAS or not isinstance(schema, int):
+    if not isinstance(schema, int) or isinstance(schema, bool) or \
+            schema not in SCHEMAS:
         raise ReportError(f"{path}: schema {schema!r}: report.py reads "
                           f"schemas {', '.join(map(str, SCHEMAS))}")
     for key in ("env", "kernels"):
