@@ -208,9 +208,10 @@ def t_holm(tmp):
     d = results(f"{tmp}/h", TCG, {"a": [1] * 8, "b": [2] * 8,
                                   "c": [1, 2, 1, 2, 1, 2, 1, 2]})
     doc = report_json([d], extra=["--primitives", "all"])
-    expect("tests", (doc["tests"], doc["correction"]), (12, "holm"))
-    expect("b's p Holm", irq_row(doc, "b.off")["p_holm"], 12 * 2 / 256)
-    if "Holm's method over the 12 tests" not in report(
+    m = 2 * len(PRIMS)
+    expect("tests", (doc["tests"], doc["correction"]), (m, "holm"))
+    expect("b's p Holm", irq_row(doc, "b.off")["p_holm"], m * 2 / 256)
+    if f"Holm's method over the {m} tests" not in report(
             ["--primitives", "all", d])[1]:
         raise Failed("the text report does not state the correction")
 
