@@ -737,9 +737,11 @@ def plot(rows, order, prims, outdir):
             ax.grid(True, alpha=0.3)
         for j in range(len(prims), nrow * ncol):
             axes[j // ncol][j % ncol].set_visible(False)
+        # results without histograms or per-CPU rows draw no series
         handles, labels = axes[0][0].get_legend_handles_labels()
-        fig.legend(handles, labels, loc="lower center",
-                   ncol=min(len(labels), 4), frameon=False)
+        if labels:
+            fig.legend(handles, labels, loc="lower center",
+                       ncol=min(len(labels), 4), frameon=False)
         fig.suptitle("cumulative distribution of the samples, all rounds"
                      if what == "cdf" else "each CPU's median, median over "
                      "rounds")

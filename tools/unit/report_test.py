@@ -349,6 +349,14 @@ def t_rotation(tmp):
            2)
 
 
+def t_plot_empty(tmp):
+    """--plot of runs without histograms or per-CPU rows: empty axes."""
+    d = results(f"{tmp}/pl", TCG, {"a": [1] * 2, "b": [1] * 2})
+    rc, _, err = report(["--plot", f"{tmp}/fig", d])
+    expect("exit, stderr lines", (rc, "Traceback" in err), (0, False))
+    expect("cdf.svg", os.path.exists(f"{tmp}/fig/cdf.svg"), True)
+
+
 def t_schema(tmp):
     """report.py's JSON has its schema; results of an unknown one are
     refused."""
@@ -436,6 +444,7 @@ TESTS = [
     ("counter rates, arches and units refused; --ns", t_units),
     ("the recorded order shown, a fixed one warned of", t_order),
     ("collect.sh rotates the order and records it", t_rotation),
+    ("--plot without histograms", t_plot_empty),
     ("schema versions", t_schema),
     ("malformed input: exit 1, one line", t_malformed),
     ("no numpy or scipy: the packages named", t_no_numpy),
