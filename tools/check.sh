@@ -228,8 +228,8 @@ patched_key()
 # check_patched_key DIR: in DIR, a patched trace kernel's key with an extra
 # fragment stays with a comment added to it, and changes with an option
 # added to it, with a line added to its patch, and with no patch at all. A
-# missing fragment is refused, and a blank fragment list keys as none, not
-# as options read from stdin.
+# missing fragment is refused, a blank fragment list keys as none, not as
+# options read from stdin, and without patches the fragment still counts.
 check_patched_key()
 {
 	local dir=$1 patch=$TB_TOP/tools/patches/irqsoff-key frag=$1/extra.config
@@ -250,7 +250,8 @@ check_patched_key()
 		p=$(patched_key "$dir/patch" "$frag") && [ "$p" != "$key" ] &&
 		! patched_key "$dir/patch" "$dir/missing.config" 2>/dev/null &&
 		p=$(patched_key "$patch" "") &&
-		[ "$(echo CONFIG_PRINTK=y | patched_key "$patch" " ")" = "$p" ]
+		[ "$(echo CONFIG_PRINTK=y | patched_key "$patch" " ")" = "$p" ] &&
+		[ "$(patched_key "" "$frag")" != "$(patched_key "" "")" ]
 }
 
 # check_install_update_fails: tb_install still installs what is missing

@@ -602,7 +602,7 @@ tb_patch_list()
 # tree is: a comment in a fragment does not rebuild).
 tb_patched_dir()
 {
-	local tree key patches p f
+	local tree key patches= p f
 
 	if [ -n "$2" ]; then
 		patches=$(tb_patch_list "$2") || return 1
