@@ -18,10 +18,12 @@
 #include <linux/atomic.h>
 #include <linux/completion.h>
 #include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/irqflags.h>
+#include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
@@ -40,6 +42,7 @@
 #include <linux/timex.h>
 #include <linux/uaccess.h>
 #include <linux/utsname.h>
+#include <linux/wait.h>
 
 /* See Kbuild: the helpers are built into this compilation unit. */
 #include "heap.c"
@@ -266,7 +269,6 @@ struct tb_cpu_buf {
 /* Per-CPU state of the thread that measures on that CPU. */
 struct tb_cpu {
 	atomic_t pending;		/* a run wants this CPU, not yet taken */
-	int err;
 	struct tb_cpu_buf *buf;		/* the run's memory for this CPU */
 	u64 overhead;			/* mean over the rounds */
 	u64 counter_hz;
@@ -278,16 +280,25 @@ static DEFINE_PER_CPU(struct tb_cpu, tb_cpu);
 static DEFINE_PER_CPU(struct task_struct *, tb_task);
 static DEFINE_PER_CPU(unsigned long, tb_work_state);
 
-/* One measurement: a benchmark, or a percentile on the writer's CPU. */
+/*
+ * One measurement: a benchmark, or a percentile on the writer's CPU.
+ *
+ * Each CPU of the run has a part, offered through its tb_cpu.pending and
+ * taken exactly once, with atomic_xchg(): by its thread, by tb_cpu_down()
+ * as the CPU goes down, or by tb_take_back() as the run stops. Whoever
+ * takes a part counts it off unstarted (the start barrier) and unfinished
+ * (done), so both reach 0 however the parts went, and only then does the
+ * writer free the buffers and let the next run reuse this.
+ */
 struct tb_run {
 	struct tb_config cfg;
 	unsigned int percentile;	/* 0 for a benchmark run */
 	struct cpumask cpus;		/* CPUs taking part */
 	atomic_t unstarted;		/* threads not yet at the start barrier */
 	atomic_t unfinished;		/* threads still measuring */
-	struct completion start;
+	wait_queue_head_t start;	/* woken as unstarted reaches 0 */
 	struct completion done;
-	bool aborted;			/* the writer was killed */
+	int stop;			/* why the run ends early, or 0 */
 	struct mutex merge_lock;	/* serialises merging into the report */
 	struct tb_heap heaps[TB_NR_PRIMS];
 	struct tb_report *report;	/* being filled; benchmark only */
@@ -298,14 +309,23 @@ struct tb_run {
 static DEFINE_MUTEX(tb_run_lock);
 static struct tb_run tb_run;
 
-/* Whether a measuring thread must stop: 0 to go on, else the run's errno. */
+/*
+ * Whether a measuring thread goes on: 0, or why the run ends. -EINTR: the
+ * writer gave up. -EAGAIN: a CPU of the run is going down; for this one,
+ * smpboot waits to park its thread until tb_thread_fn() returns.
+ */
 static int tb_stop_reason(const struct tb_run *run)
 {
-	return READ_ONCE(run->aborted) ? -EINTR : 0;
+	int stop = READ_ONCE(run->stop);
+
+	if (!stop && kthread_should_park())
+		stop = -EAGAIN;
+	return stop;
 }
 
 static struct dentry *tb_root;
 static bool tb_threads_registered;
+static int tb_cpuhp_state;		/* 0 until registered */
 
 /*
  * A critical section of the kind real code has: a per-CPU read-modify-write,
@@ -1030,30 +1050,81 @@ static int tb_thread_should_run(unsigned int cpu)
 	return atomic_read(&per_cpu_ptr(&tb_cpu, cpu)->pending);
 }
 
-/* A thread reached the start barrier, or the writer stands in for it. */
+/* A thread reached the start barrier, or someone stands in for it. */
 static void tb_arrive(struct tb_run *run)
 {
 	if (atomic_dec_and_test(&run->unstarted))
-		complete_all(&run->start);
+		wake_up_all(&run->start);
 }
 
+/* After the last one, the writer may free the buffers and reuse the run. */
 static void tb_finish(struct tb_run *run)
 {
 	if (atomic_dec_and_test(&run->unfinished))
 		complete(&run->done);
 }
 
+/*
+ * Take back every part of the run that no thread has taken: each CPU's
+ * pending is taken exactly once, by its thread, by tb_cpu_down() or here,
+ * always with atomic_xchg(), and whoever takes it arrives and finishes
+ * for it. The caller still holds a part unfinished, or is the writer, so
+ * the run outlives this.
+ */
+static void tb_take_back(struct tb_run *run)
+{
+	unsigned int cpu;
+
+	for_each_cpu(cpu, &run->cpus) {
+		if (!atomic_xchg(&per_cpu_ptr(&tb_cpu, cpu)->pending, 0))
+			continue;
+		tb_arrive(run);
+		tb_finish(run);
+	}
+}
+
+/*
+ * End the run early for @err (the first reason given wins): threads that
+ * measure stop at their next checkpoint, those at the barrier are let go,
+ * and the parts not yet taken are taken back. So the run ends even when a
+ * CPU is gone, or held by a real-time task, before its thread took part.
+ */
+static void tb_stop(struct tb_run *run, int err)
+{
+	cmpxchg(&run->stop, 0, err);
+	tb_take_back(run);
+}
+
+/*
+ * CPU hotplug, on @cpu as it goes down: after it has left cpu_active_mask
+ * and before smpboot parks its thread. A part of the run that this thread
+ * has not taken, it never will: the run ends with -EAGAIN. A thread that
+ * took its part sees kthread_should_park() at the barrier or at its next
+ * checkpoint, and the park waits for tb_thread_fn() to return.
+ */
+static int tb_cpu_down(unsigned int cpu)
+{
+	struct tb_run *run = &tb_run;
+
+	if (atomic_xchg(&per_cpu_ptr(&tb_cpu, cpu)->pending, 0)) {
+		tb_stop(run, -EAGAIN);
+		tb_arrive(run);
+		tb_finish(run);
+	}
+	return 0;
+}
+
 static void tb_thread_fn(unsigned int cpu)
 {
 	struct tb_cpu *tc = per_cpu_ptr(&tb_cpu, cpu);
 	struct tb_run *run = &tb_run;
-	int taken;
+	int taken, err;
 
 	/*
-	 * 0: the writer, killed, took the run back before this thread ran.
-	 * Taking it and arriving happen without a break, so that a killed
-	 * writer never waits for a thread that took the run and then lost
-	 * its CPU before the barrier.
+	 * 0: the part was taken back before this thread ran. Taking it and
+	 * arriving happen without a break, so that a run being stopped never
+	 * waits for a thread that took its part and then lost its CPU
+	 * before the barrier.
 	 */
 	preempt_disable();
 	taken = atomic_xchg(&tc->pending, 0);
@@ -1063,10 +1134,14 @@ static void tb_thread_fn(unsigned int cpu)
 	if (!taken)
 		return;
 
-	wait_for_completion(&run->start);
-	tc->err = tb_stop_reason(run);
-	if (!tc->err)
-		tc->err = tb_measure_cpu(run, tc);
+	/* TASK_IDLE: a barrier that a busy CPU holds up is no hung task */
+	wait_event_idle(run->start, !atomic_read(&run->unstarted) ||
+			kthread_should_park());
+	err = tb_stop_reason(run);
+	if (!err)
+		err = tb_measure_cpu(run, tc);
+	if (err)
+		tb_stop(run, err);
 	tb_finish(run);
 }
 
@@ -1092,9 +1167,8 @@ static void tb_snapshot_config(struct tb_config *cfg)
 
 /*
  * The CPUs of a run: for a percentile, the writer's; for a benchmark, the
- * wanted ones whose threads can run now. A CPU is active from after its
- * smpboot threads are unparked to before they are parked, so a thread
- * woken on an active CPU while hotplug is locked out reaches the barrier.
+ * wanted ones. Only active ones: a CPU joins cpu_active_mask after its
+ * smpboot threads are unparked, and leaves it before tb_cpu_down().
  */
 static void tb_select_cpus(struct tb_run *run)
 {
@@ -1103,7 +1177,8 @@ static void tb_select_cpus(struct tb_run *run)
 	else if (run->cfg.all_cpus)
 		cpumask_copy(&run->cpus, cpu_active_mask);
 	else
-		cpumask_and(&run->cpus, &run->cfg.cpus, cpu_active_mask);
+		cpumask_copy(&run->cpus, &run->cfg.cpus);
+	cpumask_and(&run->cpus, &run->cpus, cpu_active_mask);
 }
 
 /* Refuse a run whose buffers cannot fit, before asking for any of them. */
@@ -1119,7 +1194,7 @@ static int tb_check_memory(const struct tb_run *run)
 	return 0;
 }
 
-/* Give each CPU in run->cpus that has none a buffer on its own node. */
+/* Give each CPU in run->cpus a buffer on its own node. */
 static int tb_alloc_buffers(const struct tb_run *run)
 {
 	unsigned int cpu;
@@ -1127,23 +1202,12 @@ static int tb_alloc_buffers(const struct tb_run *run)
 	for_each_cpu(cpu, &run->cpus) {
 		struct tb_cpu *tc = per_cpu_ptr(&tb_cpu, cpu);
 
-		if (!tc->buf)
-			tc->buf = kvmalloc_node(sizeof(*tc->buf), TB_GFP,
-						cpu_to_node(cpu));
+		tc->buf = kvmalloc_node(sizeof(*tc->buf), TB_GFP,
+					cpu_to_node(cpu));
 		if (!tc->buf)
 			return -ENOMEM;
 	}
 	return 0;
-}
-
-static bool tb_have_buffers(const struct cpumask *cpus)
-{
-	unsigned int cpu;
-
-	for_each_cpu(cpu, cpus)
-		if (!per_cpu_ptr(&tb_cpu, cpu)->buf)
-			return false;
-	return true;
 }
 
 static void tb_free_buffers(void)
@@ -1157,66 +1221,14 @@ static void tb_free_buffers(void)
 }
 
 /*
- * Take cpus_read_lock() with a buffer ready for every CPU of the run. They
- * are allocated before the lock, so that nothing under it can wait on
- * memory, and again if a CPU came up meanwhile. Returns with the lock
- * held only on success; -ENODEV when none of the wanted CPUs is up.
- */
-static int tb_lock_cpus(struct tb_run *run)
-{
-	int err;
-
-	for (;;) {
-		tb_select_cpus(run);
-		if (cpumask_empty(&run->cpus))
-			return -ENODEV;
-		err = tb_check_memory(run);
-		if (!err)
-			err = tb_alloc_buffers(run);
-		if (err)
-			return err;
-
-		cpus_read_lock();
-		tb_select_cpus(run);
-		if (!cpumask_empty(&run->cpus) && tb_have_buffers(&run->cpus))
-			return 0;
-		cpus_read_unlock();
-	}
-}
-
-/*
- * The writer was killed: threads measuring stop at their next checkpoint,
- * those at the barrier are let go, and those that never ran are taken back,
- * so the run ends whether or not every thread gets a CPU again.
- */
-static void tb_abort(struct tb_run *run)
-{
-	unsigned int cpu;
-
-	WRITE_ONCE(run->aborted, true);
-	for_each_cpu(cpu, &run->cpus) {
-		struct tb_cpu *tc = per_cpu_ptr(&tb_cpu, cpu);
-
-		if (!atomic_xchg(&tc->pending, 0))
-			continue;
-		tc->err = -EINTR;
-		tb_arrive(run);
-		tb_finish(run);
-	}
-	/*
-	 * A thread that is measuring stops at its next checkpoint; one that a
-	 * real-time task keeps off its CPU holds the run until it runs again.
-	 * TASK_IDLE: that wait is no hung task.
-	 */
-	wait_for_completion_state(&run->done, TASK_IDLE);
-}
-
-/*
- * Wake the thread of each CPU of the run and wait for all of them. The
- * CPUs stay up throughout: cpus_read_lock() is held from before the first
- * wake-up to after the last thread is done. Neither the threads nor the
- * writer take that lock again, so a hotplug writer that queues behind it
- * cannot wedge the run. The per-CPU buffers live only this long.
+ * Wake the thread of each CPU of the run and wait for all of them. No
+ * CPU-hotplug lock is held, so a hotplug, and every cpus_read_lock() that
+ * queues behind one (static_key_enable(): the event toggle), never waits
+ * for a run. A CPU of the run that goes down ends it with -EAGAIN (see
+ * tb_cpu_down() and tb_stop_reason()); a CPU that comes up takes no part.
+ * The per-CPU buffers live only this long: a thread touches its buffer
+ * between taking its part and tb_finish(), and the writer frees them
+ * after the last tb_finish().
  */
 static int tb_run_cpus(struct tb_run *run, u64 *duration_ns)
 {
@@ -1224,40 +1236,56 @@ static int tb_run_cpus(struct tb_run *run, u64 *duration_ns)
 	u64 start;
 	int err;
 
-	err = tb_lock_cpus(run);
+	tb_select_cpus(run);
+	/* a percentile's CPU is the writer's, which is going down */
+	err = run->percentile ? -EAGAIN : -ENODEV;
+	if (!cpumask_empty(&run->cpus))
+		err = tb_check_memory(run);
+	if (!err)
+		err = tb_alloc_buffers(run);
 	if (err)
 		goto free;
 
 	nr = cpumask_weight(&run->cpus);
 	atomic_set(&run->unstarted, nr);
 	atomic_set(&run->unfinished, nr);
-	reinit_completion(&run->start);
 	reinit_completion(&run->done);
-	WRITE_ONCE(run->aborted, false);
+	WRITE_ONCE(run->stop, 0);
 
 	start = ktime_get_ns();
 	for_each_cpu(cpu, &run->cpus) {
-		per_cpu_ptr(&tb_cpu, cpu)->err = 0;
 		/*
 		 * Release: a thread still looping from the last run may see
 		 * pending without the wake-up's barrier, and must then see
-		 * the run set up above as well.
+		 * the run set up above as well. A parked thread is not woken.
 		 */
 		atomic_set_release(&per_cpu_ptr(&tb_cpu, cpu)->pending, 1);
 		wake_up_process(per_cpu(tb_task, cpu));
+		/*
+		 * pending, then cpu_active(): the mirror of tb_cpu_down(),
+		 * whose atomic_xchg() of pending follows the CPU's leaving
+		 * the mask. Either it sees pending, or this sees the CPU gone.
+		 */
+		smp_mb();
+		if (!cpu_active(cpu))
+			tb_stop(run, -EAGAIN);
 	}
+	/* parts given after a stop during the wake-ups are still out */
+	if (READ_ONCE(run->stop))
+		tb_take_back(run);
 
-	/* killable rather than uninterruptible: a long run is no hung task */
-	if (wait_for_completion_killable(&run->done))
-		tb_abort(run);
+	/* interruptible: any signal ends the run, Ctrl-C as well as a kill */
+	if (wait_for_completion_interruptible(&run->done)) {
+		tb_stop(run, -EINTR);
+		/*
+		 * A thread that a real-time task keeps off its CPU while it
+		 * measures holds the run until it runs again. TASK_IDLE: that
+		 * wait is no hung task.
+		 */
+		wait_for_completion_state(&run->done, TASK_IDLE);
+	}
 	*duration_ns = ktime_get_ns() - start;
-	cpus_read_unlock();
-
-	for_each_cpu(cpu, &run->cpus) {
-		err = per_cpu_ptr(&tb_cpu, cpu)->err;
-		if (err)
-			break;
-	}
+	err = READ_ONCE(run->stop);
 free:
 	tb_free_buffers();
 	return err;
@@ -2028,6 +2056,10 @@ static void tb_cleanup(void)
 {
 	debugfs_remove_recursive(tb_root);
 	tb_root = NULL;
+	if (tb_cpuhp_state > 0) {
+		cpuhp_remove_state_nocalls(tb_cpuhp_state);
+		tb_cpuhp_state = 0;
+	}
 	if (tb_threads_registered) {
 		smpboot_unregister_percpu_thread(&tb_threads);
 		tb_threads_registered = false;
@@ -2057,7 +2089,7 @@ static int __init tracerbench_init(void)
 	int err;
 
 	mutex_init(&tb_run.merge_lock);
-	init_completion(&tb_run.start);
+	init_waitqueue_head(&tb_run.start);
 	init_completion(&tb_run.done);
 	if (tb_cpus_all)
 		cpumask_copy(&tb_cpus_wanted, cpu_possible_mask);
@@ -2066,6 +2098,12 @@ static int __init tracerbench_init(void)
 	if (err)
 		goto fail;
 	tb_threads_registered = true;
+	/* after the threads: a CPU's teardown runs before they park */
+	err = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN,
+					KBUILD_MODNAME ":cpu", NULL, tb_cpu_down);
+	if (err < 0)
+		goto fail;
+	tb_cpuhp_state = err;
 
 	/*
 	 * The headless run comes before the files: init may still fail then,
