@@ -527,13 +527,7 @@ test_do_work_run()
 # left in writer_pid.
 start_benchmark()
 {
-	rm -f "$1" "$1.pid" "$1.tmp"
-	( taskset -c 0 /tests/tbio write $TB/benchmark 1 >"$1.tmp" &
-	  echo $! >"$1.pid"
-	  wait $!
-	  mv "$1.tmp" "$1" ) &
-	wait_file "$1.pid"
-	writer_pid=$(cat "$1.pid")
+	start_call "$1" 0 write $TB/benchmark 1
 }
 
 # wait_in PID PATTERN [LINES]: until PID sleeps in the kernel with a stack
@@ -666,15 +660,12 @@ hold_cpu()
 }
 
 # Let go of the held CPU: the limits come back, then the hog goes, and
-# from then on the held thread runs, the run ends and whatever waited for
-# it (a CPU switch) proceeds. A switch must not run before RT throttling
-# is back: offlining a CPU with sched_rt_runtime_us at -1 fails with EBUSY
-# where CPUs have fair servers. But with cpusets (Debian's kernels) that
-# write rebuilds the sched domains under cpus_read_lock(), which a
-# pending switch holds off until the run has ended: the write goes on in
-# the background, and the hog goes once it is done or waits for that
-# lock. Waiting for the write itself stalled until the hog ended itself,
-# a minute later.
+# from then on the held thread runs and the run ends. RT throttling comes
+# back first: offlining a CPU with sched_rt_runtime_us at -1 fails with
+# EBUSY where CPUs have fair servers. With cpusets (Debian's kernels) that
+# write rebuilds the sched domains under cpus_read_lock(), which a pending
+# CPU switch holds off: the write goes on in the background, and the hog
+# goes once it is done or waits for that lock.
 release_cpu()
 {
 	local writer n=0
@@ -702,9 +693,8 @@ release_cpu()
 	taskset -p -c "$(online_cpus)" $$ >/dev/null
 }
 
-# wait_held: until CPU 0's thread waits at the start barrier. The writer
-# wakes the threads only with cpus_read_lock() held, so the run is under
-# way and, with HOLD_CPU's thread kept away, cannot pass the barrier.
+# wait_held: until CPU 0's thread waits at the start barrier: the run is
+# under way and, with HOLD_CPU's thread kept away, cannot pass it.
 wait_held()
 {
 	# tb.held_frames=2 on i386, whose unwinder puts a stale return
@@ -798,30 +788,9 @@ test_empty_write()
 	return $fail
 }
 
-# SIGKILL during a run ends it; it publishes nothing. 2^32 samples per CPU
-# would take hours, and need no more memory than 100.
-test_killed_writer()
-{
-	local fail=0 pid results before
-	echo 1 >$TB/benchmark
-	results=$(snapshot_results)
-	before=$(runs)
-	echo 4294967296 >$TB/nr_samples
-	taskset -c 0 /tests/tbio write $TB/benchmark 1 >/dev/null &
-	pid=$!
-	wait_in $pid tb_run_cpus || fail=1
-	kill -9 $pid
-	wait_gone $pid || { diag "the killed writer is still there"; fail=1; }
-	{ wait $pid; } 2>/dev/null
-	expect "runs" "$(runs)" "$before" || fail=1
-	expect "results" "$(snapshot_results)" "$results" || fail=1
-	set_defaults
-	expect "next run" "$(write_errno $TB/benchmark 1)" OK || fail=1
-	return $fail
-}
-
-# The same while a thread has not reached the start barrier, and never
-# will until its CPU is released: the writer takes its place.
+# A killed writer ends a run while a thread has not reached the start
+# barrier, and never will until its CPU is released: the writer takes its
+# place.
 test_killed_before_barrier()
 {
 	local fail=0 pid before
@@ -858,60 +827,162 @@ test_compare_host_refuses()
 	return 1
 }
 
+# A run ended from outside: TRIGGER|EVENT|ERRNO, during a run of 2^32
+# samples per CPU (hours, and no more memory than 100), started from CPU
+# 3, which a benchmark of all CPUs, the percentile and the run at load
+# (insmod run=1) all measure. offline takes CPU 3 down; SIGINT is Ctrl-C
+# (tbio catches it, so the call returns its errno); SIGKILL leaves no
+# errno to read ("-"). Each ends the run at its threads' next checkpoint:
+# nothing is published, and a load fails.
+RUN_ENDINGS="
+benchmark|offline|EAGAIN
+percentile|offline|EAGAIN
+insmod|offline|EAGAIN
+benchmark|SIGINT|EINTR
+percentile|SIGINT|EINTR
+insmod|SIGINT|EINTR
+benchmark|SIGKILL|-
+percentile|SIGKILL|-
+insmod|SIGKILL|-
+"
+
 CPU3=/sys/devices/system/cpu/cpu3/online
 
-# switch_cpu3_during_run 0|1: take cpu3 down or up while a run is held;
-# the switch must not happen until the run ends, then succeed.
-switch_cpu3_during_run()
+# switch_cpu CPU 0|1: take CPU down or up, in the background, and wait
+# for it; a bound for hangs only. Fails with the write's status.
+switch_cpu()
 {
-	local fail=0 want
-	echo 100 >$TB/nr_samples
-	start_held_run /tmp/a || return 1
+	local rc
 	rm -f /tmp/switch
-	( echo "$1" >$CPU3; echo $? >/tmp/switch ) &
-	# it waits for the run's cpus_read_lock() to take the write side
-	wait_in $! 'cpu_down_maps_locked|_cpu_down|_cpu_up|cpus_write_lock' ||
-		fail=1
-	[ -s /tmp/switch ] && { diag "the switch did not wait"; fail=1; }
-	# not cpu3/online: the pending switch holds the lock its reads take
-	want=0-3
-	[ "$1" = 1 ] && want=0-2
-	expect "online CPUs during the run" "$(online_cpus)" $want || fail=1
-	release_cpu
-	wait_file /tmp/a && wait_file /tmp/switch ||
-		{ diag "the writer or the switch did not return"; fail=1; }
-	wait
-	expect "writer" "$(cat /tmp/a)" OK || fail=1
-	expect "switch" "$(cat /tmp/switch)" 0 || fail=1
-	expect "cpu3 after the run" "$(cat $CPU3)" "$1" || fail=1
+	( echo "$2" >/sys/devices/system/cpu/cpu$1/online; echo $? >/tmp/switch ) &
+	wait_file /tmp/switch || { diag "cpu$1 $2 did not return"; return 1; }
+	rc=$(cat /tmp/switch)
+	wait $!
+	expect "cpu$1 $2" "$rc" 0
+}
+
+# start_call STATUS CPU TBIO_ARGS...: tbio in the background, on CPU;
+# STATUS holds its output once it returns, its PID is left in writer_pid
+start_call()
+{
+	local status=$1 cpu=$2
+
+	shift 2
+	rm -f "$status" "$status.pid" "$status.tmp"
+	( taskset -c "$cpu" /tests/tbio "$@" >"$status.tmp" &
+	  echo $! >"$status.pid"
+	  { wait $!; } 2>/dev/null
+	  mv "$status.tmp" "$status" ) &
+	wait_file "$status.pid"
+	writer_pid=$(cat "$status.pid")
+}
+
+test_run_ended()
+{
+	local trigger=$1 event=$2 want=$3 fail=0 params results before
+
+	echo 4294967296 >$TB/nr_samples
+	snap_params
+	params=$SNAPSHOT
+	snap_results
+	results=$SNAPSHOT
+	before=$(runs)
+	case $trigger in
+	benchmark)	start_call /tmp/e 3 write $TB/benchmark 1 ;;
+	percentile)	start_call /tmp/e 3 write $TB/percentile 50 ;;
+	insmod)		unload || return 1
+			start_call /tmp/e 3 insmod $MODULE \
+				"run=1 nr_samples=4294967296" ;;
+	esac
+	wait_in "$writer_pid" tb_run_cpus || fail=1
+	case $event in
+	offline)	switch_cpu 3 0 || fail=1 ;;
+	SIGINT)		kill -INT "$writer_pid" ;;
+	SIGKILL)	kill -KILL "$writer_pid" ;;
+	esac
+	wait_gone "$writer_pid" || { diag "the caller is still there"; fail=1; }
+	{ wait; } 2>/dev/null
+	[ "$want" = - ] || expect "errno" "$(cat /tmp/e)" "$want" || fail=1
+	[ "$event" = offline ] && { switch_cpu 3 1 || fail=1; }
+	if [ "$trigger" = insmod ]; then
+		[ -d /sys/module/tracerbench ] && { diag "loaded"; fail=1; }
+		load || fail=1
+		return $fail
+	fi
+	expect "runs" "$(runs)" "$before" || fail=1
+	snap_results
+	expect "results" "$SNAPSHOT" "$results" || fail=1
+	snap_params
+	expect "configuration" "$SNAPSHOT" "$params" || fail=1
 	set_defaults
+	expect "next run" "$(write_errno $TB/$trigger 1)" OK || fail=1
 	return $fail
 }
 
-# Offlining a CPU waits for the run holding cpus_read_lock(), then works.
-test_offline_during_run()
-{
-	local fail=0
+# A static key that a held cpus_read_lock() would block, and its file:
+# the preemptirq events where the kernel has them, else schedstats.
+if [ -d $PREEMPTIRQ ]; then
+	STATIC_KEY=$PREEMPTIRQ/enable
+else
+	STATIC_KEY=/proc/sys/kernel/sched_schedstats
+fi
 
+# toggle_key: turn STATIC_KEY on and back to what it was, in the
+# background, and wait for it; a bound for hangs only
+toggle_key()
+{
+	local was
+	read -r was <$STATIC_KEY
+	rm -f /tmp/toggle
+	( echo 1 >$STATIC_KEY && echo "${was%X}" >$STATIC_KEY
+	  echo $? >/tmp/toggle ) &
+	wait_file /tmp/toggle || { diag "toggling $STATIC_KEY did not return"; return 1; }
+	wait $!
+	expect "toggle $STATIC_KEY" "$(cat /tmp/toggle)" 0
+}
+
+# still_running WHEN: the writer has not returned, the run goes on
+still_running()
+{
+	kill -0 "$writer_pid" 2>/dev/null && [ ! -s /tmp/a ] && return 0
+	diag "the run ended $1: $(cat /tmp/a 2>/dev/null)"
+	return 1
+}
+
+# The run holds no CPU-hotplug lock. During a run on CPUs 0-2, CPU 3
+# goes down, a static key is toggled (which waits for a pending hotplug
+# while anyone holds cpus_read_lock()) and CPU 3 comes back: each returns
+# while the run goes on, and CPU 3 takes no part in it. Then CPU 2, which
+# the run measures, goes down: the run ends with EAGAIN at its next
+# checkpoint, and nothing is published.
+test_hotplug_during_run()
+{
+	local fail=0 results before
 	[ -w $CPU3 ] || { diag "cpu3 cannot go offline"; return 1; }
-	switch_cpu3_during_run 0 || fail=1
-	expect "run with cpu3 offline" "$(write_errno $TB/benchmark 1)" OK ||
+	results=$(snapshot_results)
+	before=$(runs)
+	echo 4294967296 >$TB/nr_samples && echo 0-2 >$TB/cpus || return 1
+	start_benchmark /tmp/a
+	wait_in "$writer_pid" tb_run_cpus || fail=1
+	( echo 0 >$CPU3; echo $? >/tmp/switch3 ) &
+	toggle_key || fail=1
+	still_running "before the toggle returned" || fail=1
+	wait_file /tmp/switch3 && expect "cpu3 offline" "$(cat /tmp/switch3)" 0 ||
 		fail=1
-	expect "CPUs of the run" "$(summary_key cpus)" 0-2 || fail=1
-	check_results_sane || fail=1
-	echo 1 >$CPU3 || { diag "online failed"; fail=1; }
-	expect "run with cpu3 back" "$(write_errno $TB/benchmark 1)" OK ||
-		fail=1
+	still_running "before cpu3 went down" || fail=1
+	switch_cpu 3 1 || fail=1
+	still_running "before cpu3 came up" || fail=1
+	switch_cpu 2 0 || fail=1
+	wait_file /tmp/a || { diag "the writer did not return"; fail=1; }
+	wait
+	expect "writer" "$(cat /tmp/a)" EAGAIN || fail=1
+	switch_cpu 2 1 || fail=1
+	expect "runs" "$(runs)" "$before" || fail=1
+	expect "results" "$(snapshot_results)" "$results" || fail=1
+	set_defaults
+	expect "next run" "$(write_errno $TB/benchmark 1)" OK || fail=1
 	expect "CPUs of the run" "$(summary_key cpus)" 0-3 || fail=1
 	return $fail
-}
-
-# Onlining waits too. Unlike offlining, which waits anyway to park the
-# CPU's busy thread, only cpus_read_lock() makes it wait.
-test_online_during_run()
-{
-	echo 0 >$CPU3 || { diag "offline failed"; return 1; }
-	switch_cpu3_during_run 1
 }
 
 # A benchmark on a subset measures exactly those CPUs.
@@ -1345,12 +1416,21 @@ group_functional()
 		test_cpus_offline
 	run_test "concurrent writers are serialised" test_concurrent_writers
 	run_test "reads and config writes during a run" test_read_during_run
-	run_test "a killed writer aborts its run" test_killed_writer
+	echo "$RUN_ENDINGS" | while IFS='|' read -r trigger event want; do
+		[ -n "$trigger" ] || continue
+		echo "$trigger|$event|$want"
+	done >/tmp/endings
+	while IFS='|' read -r trigger event want; do
+		with=
+		[ "$want" = - ] || with=" with $want"
+		run_test "$event during the run of $trigger ends it$with, nothing changes" \
+			test_run_ended "$trigger" "$event" "$want"
+	done </tmp/endings
 	run_test "a killed writer ends a run a thread never started" \
 		test_killed_before_barrier
 	run_test "an empty write to benchmark runs nothing" test_empty_write
-	run_test "CPU offline waits for the run" test_offline_during_run
-	run_test "CPU online waits for the run" test_online_during_run
+	run_test "hotplug and a static-key toggle never wait for a run" \
+		test_hotplug_during_run
 	run_test "headless: parameters run at load, bad ones refuse it" \
 		test_headless_load
 	if [ -d $PREEMPTIRQ ]; then

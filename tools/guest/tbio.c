@@ -5,7 +5,7 @@
  *
  *	tbio [-f N] write FILE DATA	write DATA (no newline added) in one call
  *	tbio [-f N] read FILE		read up to 4 KiB in one call
- *	tbio [-f N] insmod FILE		load the module in FILE
+ *	tbio [-f N] insmod FILE [PARAMS]	load the module in FILE, once
  *	tbio hog CPU SECONDS		busy-loop on CPU at SCHED_RR 1
  *	tbio setsched PID fifo|other PRIO	set a task's policy
  *
@@ -13,6 +13,10 @@
  * injection point the call reaches fails (/proc/thread-self/fail-nth), and
  * a second word says whether it was reached: "injected" or "missed". The
  * file is opened and read before arming, so only the call itself counts.
+ * insmod makes one init_module(2) call: busybox's insmod makes another after
+ * a failed finit_module(2), so a module's init that fails runs twice.
+ * SIGINT (Ctrl-C) interrupts the call rather than ending tbio, so that the
+ * errno it returned is printed; a shell's background job ignored it.
  * Exits 0 whatever the call returned; 2 on bad usage or set-up.
  *
  * hog prints "running" once it runs on CPU as a real-time task: from then
@@ -26,6 +30,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,9 +57,15 @@ static char *slurp(int fd, size_t *len)
 	return buf;
 }
 
+/* no SA_RESTART: the interrupted call returns EINTR */
+static void on_sigint(int sig)
+{
+	(void)sig;
+}
+
 static int bad_usage(void)
 {
-	fputs("tbio [-f N] write FILE DATA | read FILE | insmod FILE\n"
+	fputs("tbio [-f N] write FILE DATA | read FILE | insmod FILE [PARAMS]\n"
 	      "tbio hog CPU SECONDS | setsched PID fifo|other PRIO\n", stderr);
 	return 2;
 }
@@ -136,7 +147,7 @@ int main(int argc, char **argv)
 		mode = 'w';
 	else if (argc == 3 && !strcmp(argv[1], "read"))
 		mode = 'r';
-	else if (argc == 3 && !strcmp(argv[1], "insmod"))
+	else if ((argc == 3 || argc == 4) && !strcmp(argv[1], "insmod"))
 		mode = 'i';
 	else
 		return bad_usage();
@@ -153,6 +164,12 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	struct sigaction sa = { .sa_handler = on_sigint };
+
+	if (sigaction(SIGINT, &sa, NULL)) {
+		perror("tbio: sigaction");
+		return 2;
+	}
 	if (*nth) {
 		nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
 		if (nth_fd < 0 || write(nth_fd, nth, strlen(nth)) < 0) {
@@ -166,7 +183,8 @@ int main(int argc, char **argv)
 	else if (mode == 'r')
 		ret = read(fd, buf, sizeof(buf));
 	else
-		ret = syscall(SYS_init_module, image, len, "");
+		ret = syscall(SYS_init_module, image, len,
+			      argc == 4 ? argv[3] : "");
 	printf("%s", ret < 0 ? strerrorname_np(errno) : "OK");
 
 	/*
