@@ -158,8 +158,9 @@ big_run()
 # The long runs: a small guest, and the preemption models in turn, from
 # a module and initramfs of their own (-long), as check_long_boots runs
 # beside check_debian_kernels. TB_LONG_SAMPLES per CPU: 2 x 10^7 (about
-# 31 s under TCG: 3 x 10^7 took 45 to 47 s; the suite wants 18 s), or
-# 10^8 (make check-long, the count issue 6 names: 137 to 151 s each).
+# 31 s under TCG, so one run covers the 18 s the suite runs for: 3 x 10^7
+# took 45 to 47 s), or 10^8 (make check-long, the count issue 6 names:
+# 137 to 151 s each).
 # Both vCPUs sample at once, each in a host thread of its own, as on a
 # machine.
 boot_long()
