@@ -19,6 +19,7 @@
 # compare	no checks: measure.sh's samples, for tools/compare.sh
 # collect	no checks: collect.sh's results, for tools/bench.sh
 # timing	no checks: the duration of a run of the default settings
+# cost		no checks: runs of tb.cost_sizes= samples, for tools/speed.sh
 # show		no tests: run one benchmark and print every result file
 # version	the module reports the version tb.version= names
 # kunit		load tracerbench_kunit.ko, which runs the KUnit suites of the
@@ -2232,6 +2233,38 @@ group_speed()
 	done
 }
 
+# --- cost: for tools/speed.sh, under icount ----------------------------------
+
+# measure_cost N: one run of N samples per CPU; prints
+# "# cost N duration_ns overhead batch MEDIAN..." (the medians per pair, in
+# the order of PRIMS)
+measure_cost()
+{
+	local p m=
+	echo "$1" >$TB/nr_samples || return 1
+	echo 1 >$TB/benchmark || return 1
+	for p in $PRIMS; do
+		m="$m $(summary_key $p.median)"
+	done
+	echo "# cost $1 $(summary_key duration_ns) $(summary_key overhead) $(summary_key batch)$m"
+}
+
+group_cost()
+{
+	local n f
+	diag "kernel $(uname -r)"
+	# the mitigations decide what a call and a return cost
+	for f in /sys/devices/system/cpu/vulnerabilities/*; do
+		echo "# cost-vuln $(basename $f): $(cat $f)"
+	done
+	run_test "load" load
+	echo "# cost-prims $PRIMS"
+	for n in $(cmdline_param cost_sizes 100000,200000 | tr , ' '); do
+		run_test "$n samples per CPU" measure_cost "$n"
+	done
+	run_test "unload" unload
+}
+
 # --- timing: how long a run of the default settings takes ----------------------
 
 group_timing()
@@ -2299,6 +2332,7 @@ for group in "$@"; do
 	compare)	group_compare ;;
 	collect)	group_collect ;;
 	scale)		group_scale ;;
+	cost)		group_cost ;;
 	version)	group_version ;;
 	kunit)		group_kunit ;;
 	speed)		group_speed ;;
