@@ -31,6 +31,21 @@ static inline bool tb_heap_wants(const struct tb_heap *heap, u64 value)
 	return heap->nr < heap->size || (heap->size && value > heap->data[0]);
 }
 
+/*
+ * Below this, tb_heap_wants() is false: a loop can keep it in a register
+ * and make no other test for most values. At or above it the heap may
+ * still refuse, for a value of U64_MAX or a heap of size 0; ask again
+ * after each offer.
+ */
+static inline u64 tb_heap_floor(const struct tb_heap *heap)
+{
+	if (heap->nr < heap->size)
+		return 0;
+	if (!heap->size || heap->data[0] == U64_MAX)
+		return U64_MAX;
+	return heap->data[0] + 1;
+}
+
 u64 tb_heap_min(const struct tb_heap *heap);
 void tb_sort(u64 *v, size_t n);
 

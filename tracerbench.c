@@ -347,19 +347,6 @@ static noinline void simulate_critical_section(void)
 }
 
 /*
- * Each timed window is a function of its own, entered through tb_windows[]:
- * the compiler cannot blend its code with the sample store, the histogram
- * update or the loop around it, and tools/disasm.sh can find every window
- * in the built module by name (tb_win_*) and check what lies between its
- * two clock reads.
- *
- * Clock reads are volatile asm (or a call, for ktime), which the compiler
- * keeps in order with other volatile asm, but not with ordinary code or
- * with non-volatile asm such as the preempt-count increment: barrier()
- * after the first read and before the second keeps the primitive inside
- * the window, and everything else out of it.
- */
-/*
  * The counter that get_cycles() reads, read as get_cycles() reads it but
  * always inline, so that a window holds no call. x86: get_cycles() is only
  * inline, and a kernel built for size (-Os) calls an out-of-line copy;
@@ -480,11 +467,12 @@ static __always_inline void tb_pair(enum tb_prim prim, bool work)
 }
 
 /*
- * Each timed window is a function of its own (tb_win_*, below), entered
- * through tb_windows[]: the compiler cannot blend its code with the sample
- * store, the histogram update or the loop around it, and tools/disasm.sh
- * finds every window in the built module by name and checks what lies
- * between its two clock reads.
+ * Each timed window is a function of its own (tb_win_*, below), called
+ * directly by a sampling loop of its own (tb_sample_*, further below):
+ * the compiler cannot blend its code with the sample store, the histogram
+ * update or the loop around it, and tools/disasm.sh finds every window in
+ * the built module by name and checks what lies between its two clock
+ * reads.
  *
  * Clock reads are volatile asm (or a call, for ktime), which the compiler
  * keeps in order with other volatile asm, but not with ordinary code or
@@ -509,282 +497,228 @@ static __always_inline u64 tb_window(enum tb_prim prim, bool work,
 	return t1 - t0;
 }
 
+/*
+ * Where windows of the same code (irq and raw_irq on a kernel without the
+ * tracepoints) are called only directly, gcc's identical code folding
+ * would merge them, or their sampling loops and drop the windows left
+ * without a caller, and tools/disasm.sh would miss their names.
+ */
+#if __has_attribute(__no_icf__)
+#define __tb_own	__attribute__((__no_icf__))
+#else
+#define __tb_own
+#endif
+
 /* notrace: a window must not start with a call into ftrace either. */
-static noinline notrace u64 tb_win_irq(u64 n)
+static noinline notrace __tb_own u64 tb_win_irq(u64 n)
 {
 	return tb_window(TB_IRQ, false, TB_CLOCK_CYCLES, n);
 }
 
-static noinline notrace u64 tb_win_preempt(u64 n)
+static noinline notrace __tb_own u64 tb_win_preempt(u64 n)
 {
 	return tb_window(TB_PREEMPT, false, TB_CLOCK_CYCLES, n);
 }
 
-static noinline notrace u64 tb_win_irq_save(u64 n)
+static noinline notrace __tb_own u64 tb_win_irq_save(u64 n)
 {
 	return tb_window(TB_IRQ_SAVE, false, TB_CLOCK_CYCLES, n);
 }
 
-static noinline notrace u64 tb_win_raw_irq(u64 n)
+static noinline notrace __tb_own u64 tb_win_raw_irq(u64 n)
 {
 	return tb_window(TB_RAW_IRQ, false, TB_CLOCK_CYCLES, n);
 }
 
-static noinline notrace u64 tb_win_raw_irq_save(u64 n)
+static noinline notrace __tb_own u64 tb_win_raw_irq_save(u64 n)
 {
 	return tb_window(TB_RAW_IRQ_SAVE, false, TB_CLOCK_CYCLES, n);
 }
 
-static noinline notrace u64 tb_win_preempt_notrace(u64 n)
+static noinline notrace __tb_own u64 tb_win_preempt_notrace(u64 n)
 {
 	return tb_window(TB_PREEMPT_NOTRACE, false, TB_CLOCK_CYCLES, n);
 }
 
-static noinline notrace u64 tb_win_none(u64 n)
+static noinline notrace __tb_own u64 tb_win_none(u64 n)
 {
 	return tb_window(TB_NONE, false, TB_CLOCK_CYCLES, n);
 }
 
-static noinline notrace u64 tb_win_irq_work(u64 n)
+static noinline notrace __tb_own u64 tb_win_irq_work(u64 n)
 {
 	return tb_window(TB_IRQ, true, TB_CLOCK_CYCLES, n);
 }
 
-static noinline notrace u64 tb_win_preempt_work(u64 n)
+static noinline notrace __tb_own u64 tb_win_preempt_work(u64 n)
 {
 	return tb_window(TB_PREEMPT, true, TB_CLOCK_CYCLES, n);
 }
 
-static noinline notrace u64 tb_win_irq_save_work(u64 n)
+static noinline notrace __tb_own u64 tb_win_irq_save_work(u64 n)
 {
 	return tb_window(TB_IRQ_SAVE, true, TB_CLOCK_CYCLES, n);
 }
 
-static noinline notrace u64 tb_win_raw_irq_work(u64 n)
+static noinline notrace __tb_own u64 tb_win_raw_irq_work(u64 n)
 {
 	return tb_window(TB_RAW_IRQ, true, TB_CLOCK_CYCLES, n);
 }
 
-static noinline notrace u64 tb_win_raw_irq_save_work(u64 n)
+static noinline notrace __tb_own u64 tb_win_raw_irq_save_work(u64 n)
 {
 	return tb_window(TB_RAW_IRQ_SAVE, true, TB_CLOCK_CYCLES, n);
 }
 
-static noinline notrace u64 tb_win_preempt_notrace_work(u64 n)
+static noinline notrace __tb_own u64 tb_win_preempt_notrace_work(u64 n)
 {
 	return tb_window(TB_PREEMPT_NOTRACE, true, TB_CLOCK_CYCLES, n);
 }
 
-static noinline notrace u64 tb_win_none_work(u64 n)
+static noinline notrace __tb_own u64 tb_win_none_work(u64 n)
 {
 	return tb_window(TB_NONE, true, TB_CLOCK_CYCLES, n);
 }
 
-static noinline notrace u64 tb_win_irq_ordered(u64 n)
+static noinline notrace __tb_own u64 tb_win_irq_ordered(u64 n)
 {
 	return tb_window(TB_IRQ, false, TB_CLOCK_ORDERED, n);
 }
 
-static noinline notrace u64 tb_win_preempt_ordered(u64 n)
+static noinline notrace __tb_own u64 tb_win_preempt_ordered(u64 n)
 {
 	return tb_window(TB_PREEMPT, false, TB_CLOCK_ORDERED, n);
 }
 
-static noinline notrace u64 tb_win_irq_save_ordered(u64 n)
+static noinline notrace __tb_own u64 tb_win_irq_save_ordered(u64 n)
 {
 	return tb_window(TB_IRQ_SAVE, false, TB_CLOCK_ORDERED, n);
 }
 
-static noinline notrace u64 tb_win_raw_irq_ordered(u64 n)
+static noinline notrace __tb_own u64 tb_win_raw_irq_ordered(u64 n)
 {
 	return tb_window(TB_RAW_IRQ, false, TB_CLOCK_ORDERED, n);
 }
 
-static noinline notrace u64 tb_win_raw_irq_save_ordered(u64 n)
+static noinline notrace __tb_own u64 tb_win_raw_irq_save_ordered(u64 n)
 {
 	return tb_window(TB_RAW_IRQ_SAVE, false, TB_CLOCK_ORDERED, n);
 }
 
-static noinline notrace u64 tb_win_preempt_notrace_ordered(u64 n)
+static noinline notrace __tb_own u64 tb_win_preempt_notrace_ordered(u64 n)
 {
 	return tb_window(TB_PREEMPT_NOTRACE, false, TB_CLOCK_ORDERED, n);
 }
 
-static noinline notrace u64 tb_win_none_ordered(u64 n)
+static noinline notrace __tb_own u64 tb_win_none_ordered(u64 n)
 {
 	return tb_window(TB_NONE, false, TB_CLOCK_ORDERED, n);
 }
 
-static noinline notrace u64 tb_win_irq_ordered_work(u64 n)
+static noinline notrace __tb_own u64 tb_win_irq_ordered_work(u64 n)
 {
 	return tb_window(TB_IRQ, true, TB_CLOCK_ORDERED, n);
 }
 
-static noinline notrace u64 tb_win_preempt_ordered_work(u64 n)
+static noinline notrace __tb_own u64 tb_win_preempt_ordered_work(u64 n)
 {
 	return tb_window(TB_PREEMPT, true, TB_CLOCK_ORDERED, n);
 }
 
-static noinline notrace u64 tb_win_irq_save_ordered_work(u64 n)
+static noinline notrace __tb_own u64 tb_win_irq_save_ordered_work(u64 n)
 {
 	return tb_window(TB_IRQ_SAVE, true, TB_CLOCK_ORDERED, n);
 }
 
-static noinline notrace u64 tb_win_raw_irq_ordered_work(u64 n)
+static noinline notrace __tb_own u64 tb_win_raw_irq_ordered_work(u64 n)
 {
 	return tb_window(TB_RAW_IRQ, true, TB_CLOCK_ORDERED, n);
 }
 
-static noinline notrace u64 tb_win_raw_irq_save_ordered_work(u64 n)
+static noinline notrace __tb_own u64 tb_win_raw_irq_save_ordered_work(u64 n)
 {
 	return tb_window(TB_RAW_IRQ_SAVE, true, TB_CLOCK_ORDERED, n);
 }
 
-static noinline notrace u64 tb_win_preempt_notrace_ordered_work(u64 n)
+static noinline notrace __tb_own u64 tb_win_preempt_notrace_ordered_work(u64 n)
 {
 	return tb_window(TB_PREEMPT_NOTRACE, true, TB_CLOCK_ORDERED, n);
 }
 
-static noinline notrace u64 tb_win_none_ordered_work(u64 n)
+static noinline notrace __tb_own u64 tb_win_none_ordered_work(u64 n)
 {
 	return tb_window(TB_NONE, true, TB_CLOCK_ORDERED, n);
 }
 
-static noinline notrace u64 tb_win_irq_ns(u64 n)
+static noinline notrace __tb_own u64 tb_win_irq_ns(u64 n)
 {
 	return tb_window(TB_IRQ, false, TB_CLOCK_NS, n);
 }
 
-static noinline notrace u64 tb_win_preempt_ns(u64 n)
+static noinline notrace __tb_own u64 tb_win_preempt_ns(u64 n)
 {
 	return tb_window(TB_PREEMPT, false, TB_CLOCK_NS, n);
 }
 
-static noinline notrace u64 tb_win_irq_save_ns(u64 n)
+static noinline notrace __tb_own u64 tb_win_irq_save_ns(u64 n)
 {
 	return tb_window(TB_IRQ_SAVE, false, TB_CLOCK_NS, n);
 }
 
-static noinline notrace u64 tb_win_raw_irq_ns(u64 n)
+static noinline notrace __tb_own u64 tb_win_raw_irq_ns(u64 n)
 {
 	return tb_window(TB_RAW_IRQ, false, TB_CLOCK_NS, n);
 }
 
-static noinline notrace u64 tb_win_raw_irq_save_ns(u64 n)
+static noinline notrace __tb_own u64 tb_win_raw_irq_save_ns(u64 n)
 {
 	return tb_window(TB_RAW_IRQ_SAVE, false, TB_CLOCK_NS, n);
 }
 
-static noinline notrace u64 tb_win_preempt_notrace_ns(u64 n)
+static noinline notrace __tb_own u64 tb_win_preempt_notrace_ns(u64 n)
 {
 	return tb_window(TB_PREEMPT_NOTRACE, false, TB_CLOCK_NS, n);
 }
 
-static noinline notrace u64 tb_win_none_ns(u64 n)
+static noinline notrace __tb_own u64 tb_win_none_ns(u64 n)
 {
 	return tb_window(TB_NONE, false, TB_CLOCK_NS, n);
 }
 
-static noinline notrace u64 tb_win_irq_ns_work(u64 n)
+static noinline notrace __tb_own u64 tb_win_irq_ns_work(u64 n)
 {
 	return tb_window(TB_IRQ, true, TB_CLOCK_NS, n);
 }
 
-static noinline notrace u64 tb_win_preempt_ns_work(u64 n)
+static noinline notrace __tb_own u64 tb_win_preempt_ns_work(u64 n)
 {
 	return tb_window(TB_PREEMPT, true, TB_CLOCK_NS, n);
 }
 
-static noinline notrace u64 tb_win_irq_save_ns_work(u64 n)
+static noinline notrace __tb_own u64 tb_win_irq_save_ns_work(u64 n)
 {
 	return tb_window(TB_IRQ_SAVE, true, TB_CLOCK_NS, n);
 }
 
-static noinline notrace u64 tb_win_raw_irq_ns_work(u64 n)
+static noinline notrace __tb_own u64 tb_win_raw_irq_ns_work(u64 n)
 {
 	return tb_window(TB_RAW_IRQ, true, TB_CLOCK_NS, n);
 }
 
-static noinline notrace u64 tb_win_raw_irq_save_ns_work(u64 n)
+static noinline notrace __tb_own u64 tb_win_raw_irq_save_ns_work(u64 n)
 {
 	return tb_window(TB_RAW_IRQ_SAVE, true, TB_CLOCK_NS, n);
 }
 
-static noinline notrace u64 tb_win_preempt_notrace_ns_work(u64 n)
+static noinline notrace __tb_own u64 tb_win_preempt_notrace_ns_work(u64 n)
 {
 	return tb_window(TB_PREEMPT_NOTRACE, true, TB_CLOCK_NS, n);
 }
 
-static noinline notrace u64 tb_win_none_ns_work(u64 n)
+static noinline notrace __tb_own u64 tb_win_none_ns_work(u64 n)
 {
 	return tb_window(TB_NONE, true, TB_CLOCK_NS, n);
 }
-
-typedef u64 (*tb_window_fn)(u64 n);
-
-/* [clock][do_work][primitive] */
-static const tb_window_fn tb_windows[TB_NR_CLOCKS][2][TB_NR_PRIMS] = {
-	[TB_CLOCK_CYCLES] = {
-		{
-			[TB_IRQ] = tb_win_irq,
-			[TB_PREEMPT] = tb_win_preempt,
-			[TB_IRQ_SAVE] = tb_win_irq_save,
-			[TB_RAW_IRQ] = tb_win_raw_irq,
-			[TB_RAW_IRQ_SAVE] = tb_win_raw_irq_save,
-			[TB_PREEMPT_NOTRACE] = tb_win_preempt_notrace,
-			[TB_NONE] = tb_win_none,
-		},
-		{
-			[TB_IRQ] = tb_win_irq_work,
-			[TB_PREEMPT] = tb_win_preempt_work,
-			[TB_IRQ_SAVE] = tb_win_irq_save_work,
-			[TB_RAW_IRQ] = tb_win_raw_irq_work,
-			[TB_RAW_IRQ_SAVE] = tb_win_raw_irq_save_work,
-			[TB_PREEMPT_NOTRACE] = tb_win_preempt_notrace_work,
-			[TB_NONE] = tb_win_none_work,
-		},
-	},
-	[TB_CLOCK_ORDERED] = {
-		{
-			[TB_IRQ] = tb_win_irq_ordered,
-			[TB_PREEMPT] = tb_win_preempt_ordered,
-			[TB_IRQ_SAVE] = tb_win_irq_save_ordered,
-			[TB_RAW_IRQ] = tb_win_raw_irq_ordered,
-			[TB_RAW_IRQ_SAVE] = tb_win_raw_irq_save_ordered,
-			[TB_PREEMPT_NOTRACE] = tb_win_preempt_notrace_ordered,
-			[TB_NONE] = tb_win_none_ordered,
-		},
-		{
-			[TB_IRQ] = tb_win_irq_ordered_work,
-			[TB_PREEMPT] = tb_win_preempt_ordered_work,
-			[TB_IRQ_SAVE] = tb_win_irq_save_ordered_work,
-			[TB_RAW_IRQ] = tb_win_raw_irq_ordered_work,
-			[TB_RAW_IRQ_SAVE] = tb_win_raw_irq_save_ordered_work,
-			[TB_PREEMPT_NOTRACE] = tb_win_preempt_notrace_ordered_work,
-			[TB_NONE] = tb_win_none_ordered_work,
-		},
-	},
-	[TB_CLOCK_NS] = {
-		{
-			[TB_IRQ] = tb_win_irq_ns,
-			[TB_PREEMPT] = tb_win_preempt_ns,
-			[TB_IRQ_SAVE] = tb_win_irq_save_ns,
-			[TB_RAW_IRQ] = tb_win_raw_irq_ns,
-			[TB_RAW_IRQ_SAVE] = tb_win_raw_irq_save_ns,
-			[TB_PREEMPT_NOTRACE] = tb_win_preempt_notrace_ns,
-			[TB_NONE] = tb_win_none_ns,
-		},
-		{
-			[TB_IRQ] = tb_win_irq_ns_work,
-			[TB_PREEMPT] = tb_win_preempt_ns_work,
-			[TB_IRQ_SAVE] = tb_win_irq_save_ns_work,
-			[TB_RAW_IRQ] = tb_win_raw_irq_ns_work,
-			[TB_RAW_IRQ_SAVE] = tb_win_raw_irq_save_ns_work,
-			[TB_PREEMPT_NOTRACE] = tb_win_preempt_notrace_ns_work,
-			[TB_NONE] = tb_win_none_ns_work,
-		},
-	},
-};
 
 /*
  * When a measuring thread gives way and checks for a stop: after any
@@ -852,16 +786,15 @@ static int tb_checkpoint(struct tb_pace *pace, enum tb_prim prim)
 }
 
 /* Untimed windows, paced as the timed ones are. */
-static int tb_warm_up(struct tb_pace *pace, enum tb_prim prim)
+static __always_inline int tb_warm_up(struct tb_pace *pace, enum tb_prim prim,
+				      u64 (*window)(u64 n), u64 batch)
 {
-	const struct tb_config *cfg = &pace->run->cfg;
-	tb_window_fn window = tb_windows[cfg->clock][cfg->do_work][prim];
 	unsigned int i;
 	int err;
 
 	tb_pace_start(pace, prim);
 	for (i = 0; i < TB_WARMUP; i++) {
-		window(cfg->batch);
+		window(batch);
 		if (tb_check_due(pace)) {
 			err = tb_checkpoint(pace, prim);
 			if (err)
@@ -872,37 +805,180 @@ static int tb_warm_up(struct tb_pace *pace, enum tb_prim prim)
 }
 
 /*
+ * The loop of tb_sample(), for one window function: inlined into a
+ * function of its own for each (tb_sample_*, below), it calls its window
+ * directly, where a pointer would cost an indirect call (a retpoline on
+ * many CPUs) per window. The histogram's totals, the raw sum and the
+ * heap's floor stay in locals: through the pointers, every window call
+ * and bucket store could have changed them.
+ */
+static __always_inline int tb_sample_loop(u64 (*window)(u64 n),
+					  struct tb_pace *pace,
+					  enum tb_prim prim, u64 overhead,
+					  u64 n, struct tb_hist *hist,
+					  struct tb_heap *heap,
+					  struct tb_sums *sums)
+{
+	struct tb_hist_totals totals = TB_HIST_TOTALS_INIT;
+	u64 batch = pace->run->cfg.batch;
+	u64 floor = tb_heap_floor(heap);
+	struct tb_u128 raw = {};
+	int err;
+
+	err = tb_warm_up(pace, prim, window, batch);
+	/* totals.nr counts the windows recorded */
+	while (!err && totals.nr < n) {
+		u64 cycles = window(batch);
+		u64 sample = cycles > overhead ? cycles - overhead : 0;
+
+		tb_u128_add(&raw, cycles);
+		tb_hist_feed(hist, &totals, sample);
+		if (unlikely(sample >= floor)) {
+			tb_heap_offer(heap, sample);
+			floor = tb_heap_floor(heap);
+		}
+		if (tb_check_due(pace))
+			err = tb_checkpoint(pace, prim);
+	}
+	tb_hist_add_totals(hist, &totals);
+	tb_sums_add(sums, raw, overhead, totals.nr);
+	return err;
+}
+
+typedef int (*tb_sample_fn)(struct tb_pace *pace, enum tb_prim prim,
+			    u64 overhead, u64 n, struct tb_hist *hist,
+			    struct tb_heap *heap, struct tb_sums *sums);
+
+/* tb_sample_NAME(): the loop of window tb_win_NAME() */
+#define TB_SAMPLER(name)						\
+static noinline __tb_own int						\
+tb_sample_##name(struct tb_pace *pace, enum tb_prim prim, u64 overhead,	\
+		 u64 n, struct tb_hist *hist, struct tb_heap *heap,	\
+		 struct tb_sums *sums)					\
+{									\
+	return tb_sample_loop(tb_win_##name, pace, prim, overhead, n,	\
+			      hist, heap, sums);			\
+}
+
+TB_SAMPLER(irq)
+TB_SAMPLER(preempt)
+TB_SAMPLER(irq_save)
+TB_SAMPLER(raw_irq)
+TB_SAMPLER(raw_irq_save)
+TB_SAMPLER(preempt_notrace)
+TB_SAMPLER(none)
+TB_SAMPLER(irq_work)
+TB_SAMPLER(preempt_work)
+TB_SAMPLER(irq_save_work)
+TB_SAMPLER(raw_irq_work)
+TB_SAMPLER(raw_irq_save_work)
+TB_SAMPLER(preempt_notrace_work)
+TB_SAMPLER(none_work)
+TB_SAMPLER(irq_ordered)
+TB_SAMPLER(preempt_ordered)
+TB_SAMPLER(irq_save_ordered)
+TB_SAMPLER(raw_irq_ordered)
+TB_SAMPLER(raw_irq_save_ordered)
+TB_SAMPLER(preempt_notrace_ordered)
+TB_SAMPLER(none_ordered)
+TB_SAMPLER(irq_ordered_work)
+TB_SAMPLER(preempt_ordered_work)
+TB_SAMPLER(irq_save_ordered_work)
+TB_SAMPLER(raw_irq_ordered_work)
+TB_SAMPLER(raw_irq_save_ordered_work)
+TB_SAMPLER(preempt_notrace_ordered_work)
+TB_SAMPLER(none_ordered_work)
+TB_SAMPLER(irq_ns)
+TB_SAMPLER(preempt_ns)
+TB_SAMPLER(irq_save_ns)
+TB_SAMPLER(raw_irq_ns)
+TB_SAMPLER(raw_irq_save_ns)
+TB_SAMPLER(preempt_notrace_ns)
+TB_SAMPLER(none_ns)
+TB_SAMPLER(irq_ns_work)
+TB_SAMPLER(preempt_ns_work)
+TB_SAMPLER(irq_save_ns_work)
+TB_SAMPLER(raw_irq_ns_work)
+TB_SAMPLER(raw_irq_save_ns_work)
+TB_SAMPLER(preempt_notrace_ns_work)
+TB_SAMPLER(none_ns_work)
+
+/* [clock][do_work][primitive] */
+static const tb_sample_fn tb_samplers[TB_NR_CLOCKS][2][TB_NR_PRIMS] = {
+	[TB_CLOCK_CYCLES] = {
+		{
+			[TB_IRQ] = tb_sample_irq,
+			[TB_PREEMPT] = tb_sample_preempt,
+			[TB_IRQ_SAVE] = tb_sample_irq_save,
+			[TB_RAW_IRQ] = tb_sample_raw_irq,
+			[TB_RAW_IRQ_SAVE] = tb_sample_raw_irq_save,
+			[TB_PREEMPT_NOTRACE] = tb_sample_preempt_notrace,
+			[TB_NONE] = tb_sample_none,
+		},
+		{
+			[TB_IRQ] = tb_sample_irq_work,
+			[TB_PREEMPT] = tb_sample_preempt_work,
+			[TB_IRQ_SAVE] = tb_sample_irq_save_work,
+			[TB_RAW_IRQ] = tb_sample_raw_irq_work,
+			[TB_RAW_IRQ_SAVE] = tb_sample_raw_irq_save_work,
+			[TB_PREEMPT_NOTRACE] = tb_sample_preempt_notrace_work,
+			[TB_NONE] = tb_sample_none_work,
+		},
+	},
+	[TB_CLOCK_ORDERED] = {
+		{
+			[TB_IRQ] = tb_sample_irq_ordered,
+			[TB_PREEMPT] = tb_sample_preempt_ordered,
+			[TB_IRQ_SAVE] = tb_sample_irq_save_ordered,
+			[TB_RAW_IRQ] = tb_sample_raw_irq_ordered,
+			[TB_RAW_IRQ_SAVE] = tb_sample_raw_irq_save_ordered,
+			[TB_PREEMPT_NOTRACE] = tb_sample_preempt_notrace_ordered,
+			[TB_NONE] = tb_sample_none_ordered,
+		},
+		{
+			[TB_IRQ] = tb_sample_irq_ordered_work,
+			[TB_PREEMPT] = tb_sample_preempt_ordered_work,
+			[TB_IRQ_SAVE] = tb_sample_irq_save_ordered_work,
+			[TB_RAW_IRQ] = tb_sample_raw_irq_ordered_work,
+			[TB_RAW_IRQ_SAVE] = tb_sample_raw_irq_save_ordered_work,
+			[TB_PREEMPT_NOTRACE] = tb_sample_preempt_notrace_ordered_work,
+			[TB_NONE] = tb_sample_none_ordered_work,
+		},
+	},
+	[TB_CLOCK_NS] = {
+		{
+			[TB_IRQ] = tb_sample_irq_ns,
+			[TB_PREEMPT] = tb_sample_preempt_ns,
+			[TB_IRQ_SAVE] = tb_sample_irq_save_ns,
+			[TB_RAW_IRQ] = tb_sample_raw_irq_ns,
+			[TB_RAW_IRQ_SAVE] = tb_sample_raw_irq_save_ns,
+			[TB_PREEMPT_NOTRACE] = tb_sample_preempt_notrace_ns,
+			[TB_NONE] = tb_sample_none_ns,
+		},
+		{
+			[TB_IRQ] = tb_sample_irq_ns_work,
+			[TB_PREEMPT] = tb_sample_preempt_ns_work,
+			[TB_IRQ_SAVE] = tb_sample_irq_save_ns_work,
+			[TB_RAW_IRQ] = tb_sample_raw_irq_ns_work,
+			[TB_RAW_IRQ_SAVE] = tb_sample_raw_irq_save_ns_work,
+			[TB_PREEMPT_NOTRACE] = tb_sample_preempt_notrace_ns_work,
+			[TB_NONE] = tb_sample_none_ns_work,
+		},
+	},
+};
+
+/*
  * Record @n timings of @prim less @overhead: in the histogram and heap
- * saturating at 0, in @sums exactly, for the mean. The histogram's totals
- * and the raw sum stay in locals: through the pointers, every bucket store
- * could have changed them.
+ * saturating at 0, in @sums exactly, for the mean.
  */
 static int tb_sample(struct tb_pace *pace, enum tb_prim prim, u64 overhead,
 		     u64 n, struct tb_hist *hist, struct tb_heap *heap,
 		     struct tb_sums *sums)
 {
 	const struct tb_config *cfg = &pace->run->cfg;
-	tb_window_fn window = tb_windows[cfg->clock][cfg->do_work][prim];
-	struct tb_hist_totals totals = TB_HIST_TOTALS_INIT;
-	struct tb_u128 raw = {};
-	u64 i, batch = cfg->batch;
-	int err;
 
-	err = tb_warm_up(pace, prim);
-	for (i = 0; i < n && !err; i++) {
-		u64 cycles = window(batch);
-		u64 sample = cycles > overhead ? cycles - overhead : 0;
-
-		tb_u128_add(&raw, cycles);
-		tb_hist_feed(hist, &totals, sample);
-		if (tb_heap_wants(heap, sample))
-			tb_heap_offer(heap, sample);
-		if (tb_check_due(pace))
-			err = tb_checkpoint(pace, prim);
-	}
-	tb_hist_add_totals(hist, &totals);
-	tb_sums_add(sums, raw, overhead, i);
-	return err;
+	return tb_samplers[cfg->clock][cfg->do_work][prim](pace, prim, overhead,
+							   n, hist, heap, sums);
 }
 
 /*

@@ -26,6 +26,14 @@ static void run_heap_case(const struct tb_heap_case *c)
 		u64 *before = unit_dup(heap.data, heap.size);
 		size_t nr = heap.nr;
 		bool wants = tb_heap_wants(&heap, c->v[i]), changed;
+		u64 floor = tb_heap_floor(&heap);
+
+		/* the floor is exact but for the top value */
+		unit_expect(wants == (c->v[i] >= floor) ||
+			    (!wants && c->v[i] == U64_MAX && floor == U64_MAX),
+			    "offer %zu (%llu): tb_heap_wants() %d, floor %llu",
+			    i, (unsigned long long)c->v[i], wants,
+			    (unsigned long long)floor);
 
 		tb_heap_offer(&heap, c->v[i]);
 		/* tb_heap_wants() says exactly when an offer changes the heap */
