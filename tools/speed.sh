@@ -12,25 +12,29 @@
 # what lies outside the windows. A benchmark, not a test: it prints
 # figures and passes no judgement on them.
 #
-#   tools/speed.sh [--kernel LABEL] [N [STEP]]
+#   tools/speed.sh [--kernel LABEL] [--batch B] [N [STEP]]
 #
 # LABEL is a kernel of tools/lib.sh (default 6.12, Debian's, which needs
-# no build); N defaults to 10^5, STEP to 10^5. Both should be multiples of
-# the module's block of 1000 samples, so that the runs differ by whole
-# rounds.
+# no build); B is the pairs per window (default 1); N defaults to 10^5,
+# STEP to 10^5. Both should be multiples of the module's block of 1000
+# samples, so that the runs differ by whole rounds. Durations are turned
+# into counter ticks at the run's counter_hz: under icount the TSC (clock
+# cycles, the default) advances 1 per instruction, as the empty window's
+# overhead shows.
 set -u
 . "$(dirname "$0")/lib.sh"
 
 usage()
 {
-	echo "usage: tools/speed.sh [--kernel LABEL] [N [STEP]]" >&2
+	echo "usage: tools/speed.sh [--kernel LABEL] [--batch B] [N [STEP]]" >&2
 	exit 2
 }
 
-k=6.12
+k=6.12 batch=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel)	[ $# -ge 2 ] || usage; k=$2; shift 2 ;;
+	--batch)	[ $# -ge 2 ] || usage; batch=$2; shift 2 ;;
 	--*)		usage ;;
 	*)		break ;;
 	esac
@@ -38,7 +42,7 @@ done
 [ $# -le 2 ] || usage
 n=${1:-100000}
 step=${2:-100000}
-for v in "$n" "$step"; do
+for v in "$n" "$step" "$batch"; do
 	[[ $v =~ ^[1-9][0-9]{0,9}$ ]] || usage
 done
 
@@ -58,7 +62,7 @@ fi
 tb_make_initramfs "$k" "$TB_OUT/initrd-cost.cpio.gz" || exit 1
 out=$TB_OUT/cost-$k
 TB_ICOUNT=1 TB_CPUS=1 TB_MEM=256M tb_boot "$k" "$TB_OUT/initrd-cost.cpio.gz" \
-	cost 1800 "$out" "tb.cost_sizes=$n,$((n + step))"
+	cost 1800 "$out" "tb.cost_sizes=$n,$((n + step))" "tb.batch=$batch"
 if grep -q '^not ok' "$out.ktap" || ! grep -q '^1\.\.' "$out.ktap"; then
 	cat "$out.ktap" >&2
 	echo "tracerbench: the guest failed; see $out.console" >&2
@@ -73,8 +77,8 @@ echo
 	sed -n 's/^# cost //p' "$out.ktap"
 } | awk -v step="$step" '
 	NR == 1 { np = split($0, prim, " "); next }
-	{ nr++; ns[nr] = $2; over = $3; batch = $4
-	  for (i = 1; i <= np; i++) med[i] = $(4 + i) }
+	{ nr++; ns[nr] = $2; hz = $3; over = $4; batch = $5
+	  for (i = 1; i <= np; i++) med[i] = $(5 + i) }
 	END {
 		if (nr != 2) {
 			print "tracerbench: expected two runs, got " nr > "/dev/stderr"
@@ -87,8 +91,8 @@ echo
 			printf "%-16s %10s %12.1f\n", prim[i], med[i], w
 		}
 		in_win /= np
-		all = (ns[2] - ns[1]) / (step * np)
-		printf "\nbatch %d, overhead (the empty window) %d\n", batch, over
+		all = (ns[2] - ns[1]) * hz / 1e9 / (step * np)
+		printf "\nbatch %d, overhead (the empty window) %d, counter_hz %d\n", batch, over, hz
 		printf "run of the first size: %d ns, of the second: %d ns\n", ns[1], ns[2]
 		printf "\ninstructions per sample, the mean over the %d primitives:\n", np
 		printf "  all            %8.1f\n", all

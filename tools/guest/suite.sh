@@ -2236,8 +2236,8 @@ group_speed()
 # --- cost: for tools/speed.sh, under icount ----------------------------------
 
 # measure_cost N: one run of N samples per CPU; prints
-# "# cost N duration_ns overhead batch MEDIAN..." (the medians per pair, in
-# the order of PRIMS)
+# "# cost N duration_ns counter_hz overhead batch MEDIAN..." (the medians
+# per pair, in the order of PRIMS)
 measure_cost()
 {
 	local p m=
@@ -2246,7 +2246,7 @@ measure_cost()
 	for p in $PRIMS; do
 		m="$m $(summary_key $p.median)"
 	done
-	echo "# cost $1 $(summary_key duration_ns) $(summary_key overhead) $(summary_key batch)$m"
+	echo "# cost $1 $(summary_key duration_ns) $(summary_key counter_hz) $(summary_key overhead) $(summary_key batch)$m"
 }
 
 group_cost()
@@ -2258,6 +2258,8 @@ group_cost()
 		echo "# cost-vuln $(basename $f): $(cat $f)"
 	done
 	run_test "load" load
+	run_test "batch $(cmdline_param batch 1)" \
+		sh -c "echo $(cmdline_param batch 1) >$TB/batch"
 	echo "# cost-prims $PRIMS"
 	for n in $(cmdline_param cost_sizes 100000,200000 | tr , ' '); do
 		run_test "$n samples per CPU" measure_cost "$n"
