@@ -585,7 +585,7 @@ build_kunit()
 # scan so that what it judges is tracerbench's load and unload alone.
 boot_debug()
 {
-	local k=$1 n groups=functional,faults,leaks args
+	local k=$1 n groups=functional,stall,faults,leaks args
 
 	n=$(tb_name "$k")
 	# Expedited grace periods: the module loader's failure path waits

@@ -10,6 +10,8 @@
 # exact		checks that need -icount shift=0,sleep=off: exact medians
 # long		a long run (tb.long_samples= per CPU, 10^8 by default) in a
 #		small guest, with the lockup detectors tightened
+# stall		batch 10000 with the events on (the debug kernel): no
+#		detector reports, and signals end a run
 # headless	insmod run=1 with debugfs off: the summary in the kernel log
 # tracepoints	the preemptirq events raise the medians, exactly reversibly
 # baseline	traced primitives against raw ones (icount): equal without the
@@ -1620,33 +1622,74 @@ test_tighten_watchdogs()
 	return $fail
 }
 
-# LONG_SAMPLES per CPU: the memory of a run does not grow with them, so
-# this fits a guest of 256 MiB, and every phase gives way to other tasks:
-# no watchdog may fire while it runs. Runs repeat until they have covered
-# the detectors' windows (DETECTOR_WINDOW_NS by their own duration_ns), so
-# a fast host runs more of them, and fails for nothing.
-test_huge_run()
+# cover_detectors SAMPLES: runs of SAMPLES per CPU, doubled until one run
+# alone lasts DETECTOR_WINDOW_NS, each checked: every phase of a run gives
+# way to other tasks, so no detector may fire while it runs, and one run
+# must last long enough that each would have. A fast host only makes the
+# runs grow; a slow one ends at the first.
+cover_detectors()
 {
-	local fail=0 ncpu ns total=0 nr=0
-	ncpu=$(expand_cpulist "$(online_cpus)" | wc -l)
+	local fail=0 ncpu ns=0 nr=0 samples=$1
+	ncpu=$(expand_cpulist "$(cat $TB/cpus)" | wc -l)
 	diag "$ncpu CPUs, $(sed -n 's/^MemTotal: *//p' /proc/meminfo) of memory"
-	echo "$LONG_SAMPLES" >$TB/nr_samples
-	while [ $total -lt $DETECTOR_WINDOW_NS ]; do
+	while [ "$ns" -lt $DETECTOR_WINDOW_NS ]; do
+		[ "$samples" -le $MAX_SAMPLES ] ||
+			{ diag "runs of $MAX_SAMPLES never lasted long enough"; fail=1; break; }
+		echo "$samples" >$TB/nr_samples
 		expect "benchmark" "$(write_errno $TB/benchmark 1)" OK ||
 			{ fail=1; break; }
 		nr=$((nr + 1))
 		ns=$(summary_key duration_ns)
-		diag "run $nr: $LONG_SAMPLES samples per CPU in $ns ns"
+		diag "run $nr: $samples samples per CPU in $ns ns"
 		[ "${ns:-0}" -gt 0 ] || { diag "duration_ns '$ns'"; fail=1; break; }
-		total=$((total + ns))
 		for p in $PRIMS; do
 			expect "$p.samples" "$(summary_key $p.samples)" \
-				$((ncpu * LONG_SAMPLES)) || fail=1
+				$((ncpu * samples)) || fail=1
 		done
 		check_results_sane || fail=1
+		samples=$((samples * 2))
 	done
 	dmesg_without "$LOCKUP_REPORTS" || fail=1
 	set_defaults
+	return $fail
+}
+
+# LONG_SAMPLES per CPU at least: the memory of a run does not grow with
+# them, so this fits a guest of 256 MiB.
+test_huge_run()
+{
+	cover_detectors "$LONG_SAMPLES"
+}
+
+# The longest windows there are: batch 10000, with the preemptirq events
+# on where the kernel has them, on the debug kernel (KASAN, lockdep). The
+# thread still gives way between windows, at least after each one, so no
+# detector reports however long a window takes.
+test_slow_windows()
+{
+	local fail=0
+
+	[ -d $PREEMPTIRQ ] && { events 1 || fail=1; }
+	# one CPU: the guest's vCPUs may share a host thread, and the claim
+	# is each CPU's own. The runs are of a few samples: max_avg of the
+	# largest alone stays above the median, which the checks require.
+	echo 0 >$TB/cpus && echo $MAX_BATCH >$TB/batch &&
+		echo 1 >$TB/nr_highest || fail=1
+	cover_detectors 1 || fail=1
+	[ -d $PREEMPTIRQ ] && { events 0 || fail=1; }
+	return $fail
+}
+
+# test_slow_run_ended EVENT WANT: a signal ends a run of such windows as it
+# ends any other, with the results and settings unchanged.
+test_slow_run_ended()
+{
+	local fail=0
+
+	[ -d $PREEMPTIRQ ] && { events 1 || fail=1; }
+	echo $MAX_BATCH >$TB/batch
+	test_run_ended benchmark "$1" "$2" || fail=1
+	[ -d $PREEMPTIRQ ] && { events 0 || fail=1; }
 	return $fail
 }
 
@@ -1657,6 +1700,21 @@ group_long()
 	run_test "lockup detectors tightened" test_tighten_watchdogs
 	run_test "runs of $LONG_SAMPLES samples per CPU, outlasting the detectors, none reports" \
 		test_huge_run
+	run_test "unload" unload
+}
+
+# --- stall: batch 10000 with the events on, on the debug kernel ---------------
+
+group_stall()
+{
+	run_test "load" load
+	run_test "lockup detectors tightened" test_tighten_watchdogs
+	run_test "batch $MAX_BATCH, events on: a run outlasts the detectors, none reports" \
+		test_slow_windows
+	run_test "batch $MAX_BATCH, events on: SIGINT ends the run with EINTR, nothing changes" \
+		test_slow_run_ended SIGINT EINTR
+	run_test "batch $MAX_BATCH, events on: SIGKILL ends the run, nothing changes" \
+		test_slow_run_ended SIGKILL -
 	run_test "unload" unload
 }
 
@@ -2326,6 +2384,7 @@ for group in "$@"; do
 	functional)	group_functional ;;
 	exact)		group_exact ;;
 	long)		group_long ;;
+	stall)		group_stall ;;
 	headless)	group_headless ;;
 	tracepoints)	group_tracepoints ;;
 	baseline)	group_baseline ;;
