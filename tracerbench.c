@@ -46,6 +46,7 @@
 
 /* See Kbuild: the helpers are built into this compilation unit. */
 #include "heap.c"
+#include "pace.h"
 #include "stats.c"
 #include "hist.c"
 
@@ -80,13 +81,6 @@
  * temperature lands on all of them alike.
  */
 #define TB_BLOCK		1000
-/*
- * A thread gives way and checks for a stop about this often, whatever a
- * window costs (see tb_checkpoint()), and after at most TB_CHECK_MAX
- * windows.
- */
-#define TB_CHECK_NS		(NSEC_PER_MSEC / 2)
-#define TB_CHECK_MAX		4096
 /* buffers must never invoke the OOM killer or warn: failure is -ENOMEM */
 #define TB_GFP			(GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
 
@@ -721,82 +715,73 @@ static noinline notrace __tb_own u64 tb_win_none_ns_work(u64 n)
 }
 
 /*
- * When a measuring thread gives way and checks for a stop: after any
- * window that ends with a reschedule pending, and when a countdown of
- * windows runs out. Each primitive has its own interval, which
- * tb_checkpoint() adapts to what its windows cost.
+ * When a measuring thread gives way and checks for a stop (pace.h): after
+ * any window that ends with a reschedule pending, and when the countdown
+ * of windows runs out. Each primitive has its own interval.
  */
-struct tb_pace {
+struct tb_pacing {
 	const struct tb_run *run;
-	u64 left;			/* windows to the next check */
-	u64 since_ns;			/* since when they are counted */
+	struct tb_pace pace;
 	u64 every[TB_NR_PRIMS];		/* windows between two checks */
 };
 
-static void tb_pace_init(struct tb_pace *pace, const struct tb_run *run)
+static void tb_pacing_init(struct tb_pacing *pacing, const struct tb_run *run)
 {
 	enum tb_prim prim;
 
-	pace->run = run;
+	pacing->run = run;
+	tb_pace_init(&pacing->pace);
 	/* one window first: nothing is known of what a window costs */
 	for (prim = 0; prim < TB_NR_PRIMS; prim++)
-		pace->every[prim] = 1;
+		pacing->every[prim] = 1;
 }
 
-/* Count the windows of @prim from now. */
-static void tb_pace_start(struct tb_pace *pace, enum tb_prim prim)
+/* A block of windows of @prim starts now. */
+static void tb_pacing_start(struct tb_pacing *pacing, enum tb_prim prim)
 {
-	pace->left = pace->every[prim];
-	pace->since_ns = ktime_get_ns();
+	tb_pace_start(&pacing->pace, pacing->every[prim], ktime_get_ns());
 }
 
 /*
- * After a window, never inside one: whether a check is due. A flag test
- * and a count: a reschedule that came up during a window is acted on
+ * After a window, never inside one: whether a check is due. A count and a
+ * flag test: a reschedule that came up during a window is acted on
  * before the next one, so that no window is timed with one pending (on a
  * kernel without full preemption nothing else acts on it, and meanwhile
  * every preempt_enable() takes its slower path).
  */
-static __always_inline bool tb_check_due(struct tb_pace *pace)
+static __always_inline bool tb_check_due(struct tb_pacing *pacing)
 {
-	return unlikely(!--pace->left || need_resched());
+	return unlikely(tb_pace_tick(&pacing->pace) || need_resched());
 }
 
 /*
- * Give way, and return tb_stop_reason(). The interval of @prim is set from
- * the time its windows since the last check took (not the time given
- * away), so that the next check comes about TB_CHECK_NS later: it shrinks
- * at once when windows got dearer, and grows at most twofold a check.
+ * Give way, and return tb_stop_reason(). The interval of @prim is set
+ * from the time its windows since the last check took, not counting the
+ * time given away.
  */
-static int tb_checkpoint(struct tb_pace *pace, enum tb_prim prim)
+static int tb_checkpoint(struct tb_pacing *pacing, enum tb_prim prim)
 {
-	u64 done = pace->every[prim] - pace->left;
-	u64 spent = ktime_get_ns() - pace->since_ns;
-	u64 every;
+	u64 *every = &pacing->every[prim];
 
-	if (done) {
-		/* done <= TB_CHECK_MAX: the product is below 2^32 */
-		every = div64_u64(done * TB_CHECK_NS, max(spent, 1ULL));
-		every = min3(every, 2 * pace->every[prim], (u64)TB_CHECK_MAX);
-		pace->every[prim] = max(every, 1ULL);
-	}
+	*every = tb_pace_adapt(&pacing->pace, *every, ktime_get_ns());
 	cond_resched();
-	tb_pace_start(pace, prim);
-	return tb_stop_reason(pace->run);
+	tb_pace_restart(&pacing->pace, *every, ktime_get_ns());
+	return tb_stop_reason(pacing->run);
 }
 
 /* Untimed windows, paced as the timed ones are. */
-static __always_inline int tb_warm_up(struct tb_pace *pace, enum tb_prim prim,
-				      u64 (*window)(u64 n), u64 batch)
+static __always_inline int tb_warm_up(struct tb_pacing *pacing,
+				      enum tb_prim prim, u64 (*window)(u64 n),
+				      u64 batch)
 {
 	unsigned int i;
 	int err;
 
-	tb_pace_start(pace, prim);
+	tb_pacing_start(pacing, prim);
 	for (i = 0; i < TB_WARMUP; i++) {
 		window(batch);
-		if (tb_check_due(pace)) {
-			err = tb_checkpoint(pace, prim);
+		if (tb_check_due(pacing)) {
+			err = tb_checkpoint(pacing, prim);
 			if (err)
 				return err;
 		}
@@ -813,19 +798,19 @@ static __always_inline int tb_warm_up(struct tb_pace *pace, enum tb_prim prim,
  * and bucket store could have changed them.
  */
 static __always_inline int tb_sample_loop(u64 (*window)(u64 n),
-					  struct tb_pace *pace,
+					  struct tb_pacing *pacing,
 					  enum tb_prim prim, u64 overhead,
 					  u64 n, struct tb_hist *hist,
 					  struct tb_heap *heap,
 					  struct tb_sums *sums)
 {
 	struct tb_hist_totals totals = TB_HIST_TOTALS_INIT;
-	u64 batch = pace->run->cfg.batch;
+	u64 batch = pacing->run->cfg.batch;
 	u64 floor = tb_heap_floor(heap);
 	struct tb_u128 raw = {};
 	int err;
 
-	err = tb_warm_up(pace, prim, window, batch);
+	err = tb_warm_up(pacing, prim, window, batch);
 	/* totals.nr counts the windows recorded */
 	while (!err && totals.nr < n) {
 		u64 cycles = window(batch);
@@ -837,26 +822,26 @@ static __always_inline int tb_sample_loop(u64 (*window)(u64 n),
 			tb_heap_offer(heap, sample);
 			floor = tb_heap_floor(heap);
 		}
-		if (tb_check_due(pace))
-			err = tb_checkpoint(pace, prim);
+		if (tb_check_due(pacing))
+			err = tb_checkpoint(pacing, prim);
 	}
 	tb_hist_add_totals(hist, &totals);
 	tb_sums_add(sums, raw, overhead, totals.nr);
 	return err;
 }
 
-typedef int (*tb_sample_fn)(struct tb_pace *pace, enum tb_prim prim,
+typedef int (*tb_sample_fn)(struct tb_pacing *pacing, enum tb_prim prim,
 			    u64 overhead, u64 n, struct tb_hist *hist,
 			    struct tb_heap *heap, struct tb_sums *sums);
 
 /* tb_sample_NAME(): the loop of window tb_win_NAME() */
 #define TB_SAMPLER(name)						\
 static noinline __tb_own int						\
-tb_sample_##name(struct tb_pace *pace, enum tb_prim prim, u64 overhead,	\
-		 u64 n, struct tb_hist *hist, struct tb_heap *heap,	\
-		 struct tb_sums *sums)					\
+tb_sample_##name(struct tb_pacing *pacing, enum tb_prim prim,		\
+		 u64 overhead, u64 n, struct tb_hist *hist,		\
+		 struct tb_heap *heap, struct tb_sums *sums)		\
 {									\
-	return tb_sample_loop(tb_win_##name, pace, prim, overhead, n,	\
+	return tb_sample_loop(tb_win_##name, pacing, prim, overhead, n,	\
 			      hist, heap, sums);			\
 }
 
@@ -971,13 +956,13 @@ static const tb_sample_fn tb_samplers[TB_NR_CLOCKS][2][TB_NR_PRIMS] = {
  * Record @n timings of @prim less @overhead: in the histogram and heap
  * saturating at 0, in @sums exactly, for the mean.
  */
-static int tb_sample(struct tb_pace *pace, enum tb_prim prim, u64 overhead,
+static int tb_sample(struct tb_pacing *pacing, enum tb_prim prim, u64 overhead,
 		     u64 n, struct tb_hist *hist, struct tb_heap *heap,
 		     struct tb_sums *sums)
 {
-	const struct tb_config *cfg = &pace->run->cfg;
+	const struct tb_config *cfg = &pacing->run->cfg;
 
-	return tb_samplers[cfg->clock][cfg->do_work][prim](pace, prim, overhead,
+	return tb_samplers[cfg->clock][cfg->do_work][prim](pacing, prim, overhead,
 							   n, hist, heap, sums);
 }
 
@@ -988,7 +973,7 @@ static int tb_sample(struct tb_pace *pace, enum tb_prim prim, u64 overhead,
  * cannot skew it. The histogram is exact below TB_HIST_EXACT ticks and
  * within 1/256 above; @hist is left empty for the next round.
  */
-static int tb_calibrate(struct tb_pace *pace, struct tb_hist *hist,
+static int tb_calibrate(struct tb_pacing *pacing, struct tb_hist *hist,
 			u64 *overhead)
 {
 	struct tb_sums sums = {};
@@ -996,7 +981,7 @@ static int tb_calibrate(struct tb_pace *pace, struct tb_hist *hist,
 	int err;
 
 	tb_heap_init(&none, NULL, 0);
-	err = tb_sample(pace, TB_NONE, 0, TB_CALIBRATION_SAMPLES, hist, &none,
+	err = tb_sample(pacing, TB_NONE, 0, TB_CALIBRATION_SAMPLES, hist, &none,
 			&sums);
 	*overhead = tb_hist_median(hist);
 	tb_hist_reset(hist);
@@ -1068,11 +1053,11 @@ static int tb_measure_cpu(struct tb_run *run, struct tb_cpu *tc)
 	struct tb_cpu_buf *buf = tc->buf;
 	u64 cycles0, ns0, cycles1, ns1, overhead, overhead_sum = 0;
 	u64 done, n, rounds = 0;
-	struct tb_pace pace;
+	struct tb_pacing pacing;
 	enum tb_prim prim;
 	int err;
 
-	tb_pace_init(&pace, run);
+	tb_pacing_init(&pacing, run);
 	tb_hist_init(&buf->calibration);
 	for (prim = 0; prim < TB_NR_PRIMS; prim++) {
 		tb_hist_init(&buf->hist[prim]);
@@ -1088,13 +1073,13 @@ static int tb_measure_cpu(struct tb_run *run, struct tb_cpu *tc)
 	/* rounds: a fresh calibration, then a block of each primitive */
 	for (done = 0; done < cfg->nr_samples; done += n) {
 		n = min_t(u64, cfg->nr_samples - done, TB_BLOCK);
-		err = tb_calibrate(&pace, &buf->calibration, &overhead);
+		err = tb_calibrate(&pacing, &buf->calibration, &overhead);
 		if (err)
 			return err;
 		overhead_sum += overhead;
 		rounds++;
 		for (prim = 0; prim < TB_NR_PRIMS; prim++) {
-			err = tb_sample(&pace, prim, overhead, n,
+			err = tb_sample(&pacing, prim, overhead, n,
 					&buf->hist[prim], &heaps[prim],
 					&buf->sums[prim]);
 			if (err)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The few kernel definitions heap.c, stats.c, hist.c and the case tables
- * in ../cases/ use, for building them unchanged in user space.
+ * The few kernel definitions heap.c, stats.c, hist.c, pace.h and the case
+ * tables in ../cases/ use, for building them unchanged in user space.
  * include/linux/{types,limits,stddef,math64,bitops,string}.h forward here.
  */
 #ifndef TB_UNIT_SHIM_H
@@ -22,6 +22,11 @@ typedef unsigned int u32;
 static inline int fls64(u64 x)
 {
 	return x ? 64 - __builtin_clzll(x) : 0;
+}
+
+static inline u64 div64_u64(u64 dividend, u64 divisor)
+{
+	return dividend / divisor;
 }
 
 static inline u64 div64_u64_rem(u64 dividend, u64 divisor, u64 *remainder)

@@ -297,7 +297,7 @@ int main(void)
 {
 	static const struct unit_suite *const suites[] = {
 		&heap_suite, &stats_suite, &structured_suite, &random_suite,
-		&hist_suite,
+		&hist_suite, &pace_suite,
 	};
 	size_t plan = 0, i;
 

@@ -27,6 +27,7 @@ extern const struct unit_suite stats_suite;
 extern const struct unit_suite structured_suite;
 extern const struct unit_suite random_suite;
 extern const struct unit_suite hist_suite;
+extern const struct unit_suite pace_suite;
 
 extern char unit_case_name[160];
 void unit_start(void);
