@@ -970,22 +970,35 @@ static int tb_sample(struct tb_pacing *pacing, enum tb_prim prim, u64 overhead,
  * The cost of an empty window, timed by the loop that times every
  * primitive, bookkeeping included, so that both run the same code around
  * their windows: the median of TB_CALIBRATION_SAMPLES, so an interrupt
- * cannot skew it. The histogram is exact below TB_HIST_EXACT ticks and
- * within 1/256 above; @hist is left empty for the next round.
+ * cannot skew it. The windows are recorded less @pilot, somewhat below
+ * what they cost (tb_pilot()), so that they land where the histogram is
+ * exact, below TB_HIST_EXACT, whatever a window costs; @hist is left
+ * empty for the next round.
  */
 static int tb_calibrate(struct tb_pacing *pacing, struct tb_hist *hist,
-			u64 *overhead)
+			u64 pilot, u64 *overhead)
 {
 	struct tb_sums sums = {};
 	struct tb_heap none;
 	int err;
 
 	tb_heap_init(&none, NULL, 0);
-	err = tb_sample(pacing, TB_NONE, 0, TB_CALIBRATION_SAMPLES, hist, &none,
-			&sums);
-	*overhead = tb_hist_median(hist);
+	err = tb_sample(pacing, TB_NONE, pilot, TB_CALIBRATION_SAMPLES, hist,
+			&none, &sums);
+	*overhead = pilot + tb_hist_median(hist);
 	tb_hist_reset(hist);
 	return err;
+}
+
+/*
+ * Where to record a calibration from, given an earlier @overhead: half the
+ * histogram's exact range below it, so that the windows stay in that range
+ * while their cost drifts by less than TB_HIST_EXACT / 2 either way. An
+ * overhead read off the inexact range is low, never high, by 1/256 at most.
+ */
+static u64 tb_pilot(u64 overhead)
+{
+	return overhead > TB_HIST_EXACT / 2 ? overhead - TB_HIST_EXACT / 2 : 0;
 }
 
 /*
@@ -1070,10 +1083,15 @@ static int tb_measure_cpu(struct tb_run *run, struct tb_cpu *tc)
 	cycles0 = tb_clock_read(cfg->clock);
 	/* the same read for clock=ns: its counter_hz is exactly 10^9 */
 	ns0 = cfg->clock == TB_CLOCK_NS ? cycles0 : ktime_get_ns();
+	/* a first, rough calibration: where the rounds' ones record from */
+	err = tb_calibrate(&pacing, &buf->calibration, 0, &overhead);
+	if (err)
+		return err;
 	/* rounds: a fresh calibration, then a block of each primitive */
 	for (done = 0; done < cfg->nr_samples; done += n) {
 		n = min_t(u64, cfg->nr_samples - done, TB_BLOCK);
-		err = tb_calibrate(&pacing, &buf->calibration, &overhead);
+		err = tb_calibrate(&pacing, &buf->calibration,
+				   tb_pilot(overhead), &overhead);
 		if (err)
 			return err;
 		overhead_sum += overhead;
