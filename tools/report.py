@@ -10,13 +10,13 @@ median over its rounds of that figure of each round's run; "hook" is the
 traced primitive less its raw form (raw_irq, raw_irq_save,
 preempt_notrace) in the same run. The difference is that of the rows'
 medians; its interval comes from a bootstrap over rounds. Rows of one
-results directory with the same rounds were measured side by side, round
-by round: they are paired, and an exact sign-flip test of the per-round
-differences gives p. Other rows (other directories: other boots or
-machines) get a two-sided Mann-Whitney U test. The p values of a report
-are Holm-corrected together. Where every round of both rows gave the
-same figure (icount), the difference is exact and the report says so
-instead.
+results directory were measured side by side, round by round: they are
+paired on the rounds both have, and an exact sign-flip test of the
+per-round differences gives p. Other rows (other directories: other
+boots or machines) get a two-sided exact Mann-Whitney U test. The p
+values of a report are Holm-corrected together; each interval is at
+1 - alpha alone. Where every round of both rows gave the same figure
+(icount), the difference is exact and the report says so instead.
 """
 
 import argparse
@@ -45,6 +45,9 @@ HZ_TOLERANCE = 0.005
 # differences, and draws FLIPS of them beyond
 EXACT_FLIPS = 20
 FLIPS = 100000
+# Mann-Whitney with ties: the exact distribution of the rank sum up to
+# this many rounds of both rows together, FLIPS random permutations beyond
+EXACT_RANKS = 100
 
 
 class ReportError(Exception):
@@ -280,11 +283,19 @@ def repeats_exactly(row, vals):
     return (len(set(vals)) == 1 and row["env"].get("mode") == "tcg-icount"
             and row["env"].get("tick_slack", "0") == "0")
 
+def common_rounds(a, b):
+    """The rounds in which rows a and b were measured side by side: those
+    of one directory (one bench.sh or collect.sh invocation) that both
+    have; none for rows of two directories."""
+    if a["dir"] != b["dir"]:
+        return []
+    return [r for r in a["rounds"] if r in set(b["rounds"])]
 
-def paired(a, b):
-    """Rows measured side by side in the same rounds: one directory (one
-    bench.sh or collect.sh invocation), every round in both."""
-    return a["dir"] == b["dir"] and a["rounds"] == b["rounds"]
+
+def of_rounds(row, vals, rounds):
+    """The per-round values vals of row, in the given rounds only."""
+    by = dict(zip(row["rounds"], vals))
+    return [by[r] for r in rounds]
 
 
 def row_seed(seed, row, ref, prim):
@@ -315,12 +326,59 @@ def sign_flip(d, rng):
     return (hits + 1) / (FLIPS + 1), False
 
 
-def min_p(test, na, nb):
-    """The smallest p the design allows: every round one way."""
-    if test == "sign-flip":
-        return (2.0 / 2 ** na if na <= EXACT_FLIPS
-                else max(2.0 / 2 ** na, 1 / (FLIPS + 1)))
-    return min(1.0, 2.0 / math.comb(na + nb, na))
+def flip_min_p(k):
+    """The smallest p of the sign-flip test of k nonzero differences:
+    every one the same way, 2 of the 2^k patterns (or the sampled test's
+    floor)."""
+    if not k:
+        return 1.0
+    return 2.0 / 2 ** k if k <= EXACT_FLIPS else \
+        max(2.0 / 2 ** k, 1 / (FLIPS + 1))
+
+
+def mann_whitney(a, b, rng):
+    """Two-sided Mann-Whitney test of a against b: (p, the smallest p the
+    test allows for these sizes and ties, whether exact). Without ties,
+    scipy's exact distribution of U, whose smallest p is that of two
+    samples apart. With ties, scipy's exact U is wrong and its normal
+    approximation anti-conservative at a few rounds: the permutation test
+    of the rank sum instead, by its exact distribution up to EXACT_RANKS
+    rounds in all, and by FLIPS random permutations beyond."""
+    import numpy as np
+    from scipy.stats import mannwhitneyu, rankdata
+    na, nb = len(a), len(b)
+    if len(set(a) | set(b)) == na + nb:
+        def p_of(x, y):
+            return float(mannwhitneyu(x, y, alternative="two-sided",
+                                      method="exact").pvalue)
+        # computed as p is, so that rounding never takes p below it
+        return p_of(a, b), p_of(range(na), range(na, na + nb)), True
+    n = na + nb
+    # midranks doubled: integers, summed exactly
+    r2 = np.rint(2 * rankdata(list(a) + list(b))).astype(np.int64)
+    mid = na * (n + 1)
+    t = abs(int(r2[:na].sum()) - mid)
+    if n > EXACT_RANKS:
+        hits = 0
+        for _ in range(FLIPS // 1000):
+            pick = np.argsort(rng.random((1000, n)), axis=1)[:, :na]
+            hits += np.count_nonzero(np.abs(r2[pick].sum(axis=1) - mid) >= t)
+        return (hits + 1) / (FLIPS + 1), \
+            max(1 / math.comb(n, na), 1 / (FLIPS + 1)), False
+    # ways[k][s]: the subsets of k of the ranks seen so far that sum to s
+    top = int(r2.sum())
+    ways = np.zeros((na + 1, top + 1))
+    ways[0][0] = 1
+    for r in r2:
+        ways[1:, r:] += ways[:-1, :top + 1 - r].copy()
+    dist = ways[na]
+    dev = np.abs(np.arange(top + 1) - mid)
+    total = dist.sum()
+    # the masses are added in one order for p and for its floor, and
+    # adding masses never lowers a sum, so p is never below min_p
+    far = dev[dist > 0].max()
+    return (float(dist[dev >= t].sum() / total),
+            float(dist[dev == far].sum() / total), True)
 
 
 def bootstrap_ci(a, b, n, level, rng, pair):
@@ -341,7 +399,6 @@ def compare(a, b, pair, exact_rows, args, rng):
     """The difference of row a to reference b, for one primitive; with
     exact_rows, both rows are known to repeat exactly; with pair, a and b
     are the same rounds' figures. p is the test's, before Holm."""
-    from scipy.stats import mannwhitneyu
     diff = median(a) - median(b)
     res = {"diff": diff, "ci": None, "p": None, "p_holm": None,
            "test": None, "min_p": None, "mark": ""}
@@ -357,15 +414,14 @@ def compare(a, b, pair, exact_rows, args, rng):
         return res
     res["ci"] = bootstrap_ci(a, b, args.bootstrap, 1 - args.alpha, rng, pair)
     if pair:
-        res["test"] = "sign-flip"
-        res["p"], exact = sign_flip([x - y for x, y in zip(a, b)], rng)
-        if not exact:
-            res["test"] = "sign-flip (sampled)"
-        res["min_p"] = min_p("sign-flip", len(a), len(b))
+        d = [x - y for x, y in zip(a, b)]
+        res["p"], exact = sign_flip(d, rng)
+        res["test"] = "sign-flip" if exact else "sign-flip (sampled)"
+        # zero differences take no part in the test
+        res["min_p"] = flip_min_p(sum(x != 0 for x in d))
     else:
-        res["test"] = "Mann-Whitney"
-        res["p"] = float(mannwhitneyu(a, b, alternative="two-sided").pvalue)
-        res["min_p"] = min_p("Mann-Whitney", len(a), len(b))
+        res["p"], res["min_p"], exact = mann_whitney(a, b, rng)
+        res["test"] = "Mann-Whitney" if exact else "Mann-Whitney (sampled)"
     return res
 
 
@@ -417,8 +473,10 @@ def order_of(row, ref):
     """How the order of the runs in the rounds fell for row against ref:
     rounds where it ran first, rounds each led after a toggle or boot."""
     a, b = run_order(row), run_order(ref)
-    if a is None or b is None or not paired(row, ref):
+    rounds = common_rounds(row, ref)
+    if a is None or b is None or not rounds:
         return None
+    a, b = of_rounds(row, a, rounds), of_rounds(ref, b, rounds)
     return {"rounds": len(a),
             "before_ref": sum(x[0] < y[0] for x, y in zip(a, b)),
             "leads": sum(x[1] for x in a), "ref_leads": sum(y[1] for y in b)}
@@ -449,13 +507,18 @@ def analyse(rows, order, ref, prims, args):
             if name == ref:
                 e["reference"] = True
             else:
-                pair = paired(row, rref)
-                e["paired"] = pair
+                rounds = common_rounds(row, rref)
+                e["paired"] = bool(rounds)
+                e["paired_rounds"] = len(rounds)
                 e["order"] = order_of(row, rref)
+                a, b = compared, ref_rounds
+                if rounds:
+                    a = of_rounds(row, a, rounds)
+                    b = of_rounds(rref, b, rounds)
                 import numpy as np
                 rng = np.random.default_rng(
                     row_seed(args.seed, name, ref, prim))
-                e.update(compare(compared, ref_rounds, pair,
+                e.update(compare(a, b, bool(rounds),
                                  e["identical_rounds"] and ref_exact,
                                  args, rng))
             entries.append(e)
@@ -474,13 +537,23 @@ def warnings_of(tables, ref, alpha):
                    f"{min(e['min_p'] for e in tested):.2g}, and Holm over "
                    f"{m} tests needs one below {alpha / m:.2g}: give more "
                    f"rounds")
+    first = tables[0]["rows"] if tables else []
+    nref = next(e["rounds"] for e in first if e.get("reference")) \
+        if first else None
+    for e in first:
+        if e.get("paired") and not e["paired_rounds"] == e["rounds"] == nref:
+            out.append(f"{e['row']}: paired with {ref} on the "
+                       f"{e['paired_rounds']} rounds both have (of its "
+                       f"{e['rounds']} and {ref}'s {nref}): its diff, CI "
+                       f"and test are of those rounds only")
     seen = set()
     for e in tested:
         if e["row"] in seen:
             continue
         seen.add(e["row"])
         if e["min_p"] >= alpha:
-            out.append(f"{e['row']}: {e['rounds']} rounds ({e['test']}) "
+            n = e["paired_rounds"] if e["paired"] else e["rounds"]
+            out.append(f"{e['row']}: {n} rounds ({e['test']}) "
                        f"allow no p below {e['min_p']:.2g}, never below "
                        f"--alpha {alpha:g}")
         o = e.get("order")
@@ -517,7 +590,7 @@ def sfmt(v, nd=1):
 
 
 TEST_SHORT = {"sign-flip": "flip", "sign-flip (sampled)": "flip~",
-              "Mann-Whitney": "MWU"}
+              "Mann-Whitney": "MWU", "Mann-Whitney (sampled)": "MWU~"}
 
 
 def diff_cells(e, in_ns):
@@ -602,15 +675,19 @@ def exact_note(t):
 
 
 def smallest_p_lines(tables):
-    """The smallest p each design of the report allows."""
+    """The smallest p each design of the report allows: the lowest over
+    its rows (ties raise a Mann-Whitney test's floor, zero differences
+    lower the rounds a sign-flip test counts)."""
     seen = {}
     for t in tables:
         nref = next(r for r in t["rows"] if r.get("reference"))["rounds"]
         for e in t["rows"]:
             if e.get("min_p") is not None:
-                n = (f"{e['rounds']} paired rounds" if e["paired"] else
-                     f"{e['rounds']} against the reference's {nref} rounds")
-                seen.setdefault((e["test"], n), e["min_p"])
+                n = (f"{e['paired_rounds']} paired rounds" if e["paired"]
+                     else f"{e['rounds']} against the reference's {nref} "
+                     f"rounds")
+                key = (e["test"], n)
+                seen[key] = min(seen.get(key, 1.0), e["min_p"])
     return [f"{test} over {n}: {p:.2g}" for (test, n), p in seen.items()]
 
 
@@ -628,10 +705,12 @@ def print_text(tables, rows, order, ref, args, md, ntests, warnings):
           f"resamples, paired rows' rounds resampled as pairs);")
     print("test: flip, exact sign-flip test of the per-round differences, "
           "for rows measured side by side in the same rounds of one "
-          "directory (flip~: 10^5 random flips, above "
-          f"{EXACT_FLIPS} rounds);")
-    print("MWU, two-sided Mann-Whitney U over the rounds, for rows of "
-          "different directories (boots, machines) or rounds;")
+          "directory, over the rounds both have (flip~: 10^5 random "
+          f"flips, above {EXACT_FLIPS} nonzero differences);")
+    print("MWU, two-sided Mann-Whitney U over the rounds, exact (with "
+          "ties, the exact permutation test of the rank sum; MWU~: 10^5 "
+          f"random permutations, above {EXACT_RANKS} rounds in all), for "
+          "rows of different directories (boots, machines);")
     print(f"p Holm: p corrected by Holm's method over the {ntests} tests of "
           f"this report; sig: significant at p Holm<{args.alpha:g} with a "
           f"CI that leaves out 0:")

@@ -9,6 +9,7 @@ exits 1 on any failure."""
 
 import importlib.util
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -63,6 +64,47 @@ def results(path, env, rows, hz=1000000000, unit="cycles", schema=None,
     with open(os.path.join(path, "results.json"), "w") as f:
         json.dump(doc, f)
     return path
+
+
+def edit(d, change, text=None):
+    """Apply change to the results document of directory d, and then
+    replace text[0] with text[1] in its JSON (what json.dump cannot
+    write)."""
+    p = os.path.join(d, "results.json")
+    with open(p) as f:
+        doc = json.load(f)
+    change(doc)
+    s = json.dumps(doc)
+    if text:
+        s = s.replace(*text)
+    with open(p, "w") as f:
+        f.write(s)
+    return d
+
+
+def setitem(path, value):
+    def change(doc):
+        x = doc
+        for k in path[:-1]:
+            x = x[k]
+        x[path[-1]] = value
+    return change
+
+
+def delitem(path):
+    def change(doc):
+        x = doc
+        for k in path[:-1]:
+            x = x[k]
+        del x[path[-1]]
+    return change
+
+
+def load_report():
+    spec = importlib.util.spec_from_file_location("report", REPORT)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
 def report(args, python=None):
@@ -160,7 +202,7 @@ def expect_refusal(rc, err, words):
 
 
 def t_unpaired(tmp):
-    """Rows of two directories, or of other rounds, are not paired:
+    """Rows of two directories are not paired:
     Mann-Whitney, exact for 3 against 3 rounds: 2/C(6,3) at best."""
     a = results(f"{tmp}/m1", TCG, {"a": [1, 2, 3]})
     b = results(f"{tmp}/m2", TCG, {"b": [4, 5, 6]})
@@ -168,9 +210,104 @@ def t_unpaired(tmp):
     expect("test", (e["test"], e["paired"]), ("Mann-Whitney", False))
     expect("p, min_p", (round(e["p"], 12), round(e["min_p"], 12)),
            (0.1, 0.1))
-    c = results(f"{tmp}/m3", TCG, {"a": [1, 2, 3], "b": {1: 4, 2: 5, 4: 6}})
-    expect("other rounds", irq_row(report_json([c]), "b.off")["test"],
-           "Mann-Whitney")
+
+
+
+def t_common_rounds(tmp):
+    """Rows of one directory with some rounds in common are paired on
+    those, and the report says so; rows with none are not paired."""
+    c = results(f"{tmp}/c1", TCG, {"a": {1: 1, 2: 2, 3: 3, 4: 100},
+                                   "b": {1: 2, 2: 3, 3: 4, 5: -50}})
+    doc = report_json([c])
+    e = irq_row(doc, "b.off")
+    expect("test, paired rounds, diff", (e["test"], e["paired_rounds"],
+                                         e["diff"]), ("sign-flip", 3, 1))
+    if not any("paired with a.off on the 3 rounds both have" in w
+               for w in doc["warnings"]):
+        raise Failed(f"no word of the common rounds: {doc['warnings']}")
+    if "paired with a.off on the 3 rounds" not in report([c])[1]:
+        raise Failed("the text report does not say which rounds are paired")
+    c = results(f"{tmp}/c2", TCG, {"a": {1: 1, 2: 2}, "b": {3: 4, 4: 5}})
+    e = irq_row(report_json([c]), "b.off")
+    expect("no common round", (e["test"], e["paired"]),
+           ("Mann-Whitney", False))
+    c = results(f"{tmp}/c3", TCG, {"a": [1, 2, 3], "b": [2, 3, 4]})
+    expect("the same rounds: no warning", [
+        w for w in report_json([c])["warnings"] if "paired with" in w], [])
+
+
+def brute_rank_sum(a, b):
+    """The permutation test of the rank sum by enumeration: p, and the
+    smallest p of these sizes and ties."""
+    import itertools
+    pooled = sorted(a + b)
+    # midranks
+    rank = {v: pooled.index(v) + (pooled.count(v) + 1) / 2 for v in pooled}
+    r = [rank[v] for v in a + b]
+    mid = len(a) * (len(r) + 1) / 2
+    devs = [abs(sum(r[i] for i in c) - mid)
+            for c in itertools.combinations(range(len(r)), len(a))]
+    t = abs(sum(r[:len(a)]) - mid)
+    far = max(devs)
+    return (sum(d >= t - 1e-9 for d in devs) / len(devs),
+            sum(d >= far - 1e-9 for d in devs) / len(devs))
+
+
+def t_mann_whitney(tmp):
+    """Mann-Whitney is exact, with ties too, and its p is never below
+    the smallest p the report prints."""
+    a = results(f"{tmp}/w1", TCG, {"a": [1, 1, 1]})
+    b = results(f"{tmp}/w2", TCG, {"b": [2, 2, 2]})
+    e = irq_row(report_json([a, b]), "b.off")
+    expect("3 ties against 3: p, min_p", (e["p"], e["min_p"]), (0.1, 0.1))
+    a = results(f"{tmp}/w3", TCG, {"a": list(range(12))})
+    b = results(f"{tmp}/w4", TCG, {"b": list(range(12, 24))})
+    e = irq_row(report_json([a, b]), "b.off")
+    expect("12 against 12 apart", (e["test"], round(
+        e["p"] * math.comb(24, 12) / 2, 9)), ("Mann-Whitney", 1.0))
+    expect("its min_p", e["p"], e["min_p"])
+    mod = load_report()
+    import numpy as np
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        x = [int(v) for v in rng.integers(0, 4, rng.integers(2, 7))]
+        y = [int(v) for v in rng.integers(0, 4, rng.integers(2, 7))]
+        p, mp, exact = mod.mann_whitney(x, y, rng)
+        want = brute_rank_sum(x, y)
+        if not exact or abs(p - want[0]) > 1e-12 or \
+                abs(mp - want[1]) > 1e-12 or p < mp:
+            raise Failed(f"{x} vs {y}: p, min_p {p}, {mp}; by "
+                         f"enumeration {want}")
+    # above EXACT_RANKS: sampled, within 4 sigma of the exact p, and the
+    # same every time
+    x = [int(v) for v in rng.integers(0, 6, 60)]
+    y = [int(v) for v in rng.integers(1, 7, 60)]
+    p, mp, exact = mod.mann_whitney(x, y, np.random.default_rng(1))
+    again = mod.mann_whitney(x, y, np.random.default_rng(1))[0]
+    mod.EXACT_RANKS = 1000
+    want, _, _ = mod.mann_whitney(x, y, None)
+    sigma = (want * (1 - want) / mod.FLIPS) ** 0.5
+    if exact or p != again or p < mp or abs(p - want) > 4 * sigma + 1e-5:
+        raise Failed(f"sampled p {p} (again {again}, min {mp}), exact {want}")
+    # ties: 8 ones against 3 ones and 5 twos allow no p below the
+    # 1/39 of this one (scipy's default gave 0.011)
+    d = results(f"{tmp}/w5", TCG, {"a": [1] * 8})
+    e = results(f"{tmp}/w6", TCG, {"b": [1] * 3 + [2] * 5})
+    rc, out, _ = report(["--reference", "a.off", d, e])
+    e = irq_row(report_json([d, e]), "b.off")
+    want = "Mann-Whitney over 8 against the reference's 8 rounds: 0.026"
+    expect("p, min_p", (round(e["p"], 12), round(e["min_p"], 12)),
+           (round(1 / 39, 12),) * 2)
+    if rc or want not in out:
+        raise Failed(f"the text report does not say {want!r}")
+
+
+def t_flip_zeros(tmp):
+    """Zero differences take no part in the sign-flip test: 5 nonzero of
+    8 allow 2/2^5, not 2/2^8."""
+    d = results(f"{tmp}/z", TCG, {"a": [1] * 8, "b": [1] * 3 + [2] * 5})
+    e = irq_row(report_json([d]), "b.off")
+    expect("p, min_p", (e["p"], e["min_p"]), (2 / 32, 2 / 32))
 
 
 def t_min_p(tmp):
@@ -437,6 +574,9 @@ def t_no_numpy(tmp):
 
 TESTS = [
     ("unpaired rows: Mann-Whitney, exact p", t_unpaired),
+    ("rows of one directory paired on their common rounds", t_common_rounds),
+    ("Mann-Whitney exact with ties, p never below min_p", t_mann_whitney),
+    ("sign-flip min_p of the nonzero differences", t_flip_zeros),
     ("smallest p shown, unreachable alpha warned of", t_min_p),
     ("Holm over the report's rows and primitives", t_holm),
     ("the interval at 1 - alpha", t_ci_level),
