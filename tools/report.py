@@ -37,10 +37,19 @@ FIGURES = ["median", "average", "max_avg", "p99", "p99.9"]
 SCHEMAS = (1, 2)
 # of report.py's own --format json
 REPORT_SCHEMA = 1
-# Counter rates measured in two boots of one machine differ by the
-# kernel's calibration error, those of two clocks or machines by more:
-# beyond this relative difference, ticks are not the same unit.
-HZ_TOLERANCE = 0.005
+# When two runs' counter rates are one rate. counter_hz is the counter's
+# ticks over ktime's nanoseconds across the run. The counters read have a
+# fixed rate (x86's invariant TSC, arm64's generic timer); what varies is
+# ktime's measure of it: on x86 ktime rests on the boot's calibration of
+# the TSC, below 500 ppm off (arch/x86/kernel/tsc.c), and NTP slews it by
+# at most 500 ppm (MAXFREQ). Two runs of one counter, in any boots, then
+# measure rates at most 2 * (500 + 500) ppm apart. Under icount x86's TSC
+# counts exactly 10^9 a second of guest time, and runs measured it at
+# 1000006982 to 1000007191 Hz (the README's compare.sh table): 7 ppm
+# from the truth, 0.2 ppm between boots. Rates further apart than this are
+# different counters; within it ticks are taken as one unit, which may
+# leave an error of that share of a figure (--ns leaves none).
+HZ_TOLERANCE = 0.002
 # the sign-flip test enumerates all 2^n patterns up to this many nonzero
 # differences, and draws FLIPS of them beyond
 EXACT_FLIPS = 20
@@ -77,7 +86,12 @@ def median(values):
 
 
 def is_num(v):
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and \
+        math.isfinite(v)
+
+
+def is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
 
 
 def check_doc(path, doc):
@@ -96,6 +110,9 @@ def check_doc(path, doc):
     for key in ("env", "kernels"):
         if not isinstance(doc.get(key, {}), dict):
             raise bad(f"{key} is not an object")
+    for label, k in doc.get("kernels", {}).items():
+        if not isinstance(k, dict):
+            raise bad(f"kernels.{label} is not an object")
     runs = doc.get("runs")
     if not isinstance(runs, list):
         raise bad("runs is not a list")
@@ -117,7 +134,7 @@ def check_doc(path, doc):
                     isinstance(meta.get(key), bool):
                 raise bad(f"run {rid}: meta.{key} is not a "
                           f"{typ.__name__}")
-        if "boot_pos" in meta and not isinstance(meta["boot_pos"], int):
+        if "boot_pos" in meta and not is_int(meta["boot_pos"]):
             raise bad(f"run {rid}: meta.boot_pos is not an int")
         key = (meta["kernel"], meta["state"], meta["round"])
         if key in seen:
@@ -128,11 +145,13 @@ def check_doc(path, doc):
                 raise bad(f"run {rid}: summary.{k} is not a number")
         for sect, what in (("histogram", "[LOW, COUNT]"),
                            ("per_cpu", "{cpu, median}")):
+            if not isinstance(run.get(sect, {}), dict):
+                raise bad(f"run {rid}: {sect} is not an object")
             for prim, items in run.get(sect, {}).items():
                 ok = isinstance(items, list) and all(
                     (isinstance(x, list) and len(x) == 2 and
                      all(map(is_num, x))) if sect == "histogram" else
-                    (isinstance(x, dict) and is_num(x.get("cpu")) and
+                    (isinstance(x, dict) and is_int(x.get("cpu")) and
                      is_num(x.get("median"))) for x in items)
                 if not ok:
                     raise bad(f"run {rid}: {sect}.{prim} is not a list "
@@ -144,9 +163,15 @@ def load_dir(path):
     doc_path = os.path.join(path, "results.json")
     if not os.path.isdir(path):
         raise ReportError(f"{path}: no such directory")
+
+    def finite_only(name):
+        raise ReportError(f"{doc_path}: malformed results: {name} is not "
+                          f"a number")
+
     try:
         with open(doc_path) as f:
-            doc = json.load(f)
+            # Python's json reads NaN and Infinity, which JSON has not
+            doc = json.load(f, parse_constant=finite_only)
     except FileNotFoundError:
         raise ReportError(f"{path}: no results.json (tools/guest/json.sh "
                           f"{path} > {doc_path} makes one)")
@@ -225,18 +250,28 @@ def hook_rounds(row, prim):
                                   per_round(row, RAW[prim], "median"))]
 
 
+def run_hz(run):
+    """A run's counter rate, or None where its unit is not time (0 or
+    absent: an instruction count)."""
+    hz = run["summary"].get("counter_hz", 0)
+    return float(hz) if hz > 0 else None
+
+
 def counter_hz(row):
-    """The row's counter rate, or None where its unit is not time (0)."""
-    hz = [float(r["summary"].get("counter_hz", 0)) for r in row["runs"]]
-    hz = [h for h in hz if h > 0]
+    """The row's counter rate, the median of its runs', or None."""
+    hz = [h for h in map(run_hz, row["runs"]) if h is not None]
     return median(hz) if hz else None
 
 
-def unit_of(row):
-    """What a row counts: its arch, its summary's unit, its counter_hz."""
-    units = {r["summary"].get("unit") for r in row["runs"]}
-    return (row["env"].get("arch"), "/".join(sorted(map(str, units))),
-            counter_hz(row))
+def hz_text(hz):
+    return "none" if hz is None else f"{hz:.0f}"
+
+
+def rates_text(runs):
+    """The counter rates of runs, lowest to highest, in Hz."""
+    hz = sorted({run_hz(r) or 0 for r in runs})
+    lo, hi = hz_text(hz[0] or None), hz_text(hz[-1] or None)
+    return lo if lo == hi else f"{lo} to {hi}"
 
 
 def same_rate(h1, h2):
@@ -244,25 +279,39 @@ def same_rate(h1, h2):
 
 
 def check_units(rows, order, ref, in_ns):
-    """Refuse to subtract figures of rows that count differently: in
-    ticks, the rows need the same arch, unit and counter rate; in ns, a
-    counter rate each (an instruction count has none)."""
-    ra = unit_of(rows[ref])
+    """Refuse to subtract figures of runs that count differently: in
+    ticks, every run of every row needs the reference row's arch and
+    unit, and its counter rate (the median of its runs') within
+    HZ_TOLERANCE; in ns, every run needs a counter rate (an instruction
+    count has none)."""
+    rr = rows[ref]
+    r_arch = rr["env"].get("arch")
+    r_unit = rr["runs"][0]["summary"].get("unit")
+    r_hz = counter_hz(rr)
     for name in order:
-        a = unit_of(rows[name])
-        desc = " vs ".join(f"{n} (arch {u[0]}, unit {u[1]}, counter_hz "
-                           f"{'%.0f' % u[2] if u[2] else 'none'})"
-                           for n, u in ((name, a), (ref, ra)))
-        if in_ns:
-            if a[2] is None or ra[2] is None:
-                raise ReportError(f"cannot compare in ns: {desc}: a row "
-                                  f"without counter_hz has no time unit")
-            continue
-        if a[0] != ra[0] or a[1] != ra[1] or (a[2] is None) != \
-                (ra[2] is None) or (a[2] and not same_rate(a[2], ra[2])):
-            hint = ("; --ns compares them in ns" if a[2] and ra[2]
+        row = rows[name]
+        arch = row["env"].get("arch")
+        for run in row["runs"]:
+            unit, hz = run["summary"].get("unit"), run_hz(run)
+            this = (f"{name} (run {run.get('id', '?')}: arch {arch}, unit "
+                    f"{unit}, counter_hz {hz_text(hz)})")
+            if in_ns:
+                if hz is None:
+                    raise ReportError(f"cannot compare in ns with {ref}: "
+                                      f"{this} has no counter_hz, no time "
+                                      f"unit")
+                continue
+            if arch == r_arch and unit == r_unit and (
+                    hz == r_hz if None in (hz, r_hz)
+                    else same_rate(hz, r_hz)):
+                continue
+            hint = ("; --ns compares them in ns" if hz and r_hz
                     else "; without a counter_hz each, not in ns either")
-            raise ReportError(f"cannot subtract ticks across {desc}{hint}")
+            raise ReportError(
+                f"cannot subtract ticks across {this} vs {ref} (arch "
+                f"{r_arch}, unit {r_unit}, counter_hz {hz_text(r_hz)}, the "
+                f"median of its runs'; rates within "
+                f"{HZ_TOLERANCE * 100:g}% are one counter's){hint}")
 
 
 def in_units(row, vals, in_ns):
@@ -658,10 +707,11 @@ def describe(rows, order):
                     key=lambda s: STATE_ORDER.get(s, 9)):
                 continue
             k = r["kernel"]
-            hz = counter_hz(r)
+            runs = [run for n in order if rows[n]["label"] == r["label"]
+                    for run in rows[n]["runs"]]
             lines.append(f"  {r['label']}: {k.get('release', '?')}, config "
                          f"{k.get('config_hash', '?')}, "
-                         f"counter {f'{hz / 1e6:.1f} MHz' if hz else '?'}, "
+                         f"counter_hz {rates_text(runs)}, "
                          f"{k.get('spec', k.get('kind', ''))}")
     return lines
 

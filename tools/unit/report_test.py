@@ -398,6 +398,38 @@ def t_units(tmp):
     expect("a rate 0.1% off", report(["--reference", "a.off", a, e])[0], 0)
 
 
+def t_rates(tmp):
+    """Every run's counter rate is checked, not the rows' medians: one
+    run of another rate in a row is refused in ticks and compared in ns;
+    the rates are printed; beyond 0.2% two rates are not one counter."""
+    def hz_of(rates):
+        def change(doc):
+            for run in doc["runs"]:
+                if run["id"] in rates:
+                    run["summary"]["counter_hz"] = rates[run["id"]]
+        return change
+    d = edit(results(f"{tmp}/r1", TCG, {"a": [100] * 3, "b": [100] * 3}),
+             hz_of({"b.off.r3": 2000000000}))
+    rc, _, err = report(["--reference", "a.off", d])
+    expect_refusal(rc, err, ["cannot subtract ticks", "run b.off.r3",
+                             "counter_hz 2000000000", "a.off", "--ns"])
+    rc, out, _ = report(["--ns", "--reference", "a.off", d])
+    if rc or "counter_hz 1000000000 to 2000000000" not in out:
+        raise Failed(f"--ns: exit {rc}, or the rates not printed: {out}")
+    e = irq_row(report_json([d], extra=["--ns"]), "b.off")
+    expect("b in ns, a run at twice the rate", e["median_rounds"],
+           [100, 100, 100])
+    # the reference row's own runs too
+    d = edit(results(f"{tmp}/r2", TCG, {"a": [100] * 3, "b": [100] * 3}),
+             hz_of({"a.off.r1": 1500000000}))
+    expect_refusal(*report(["--reference", "a.off", d])[::2],
+                   ["run a.off.r1"])
+    a = results(f"{tmp}/r3", TCG, {"a": [100] * 3})
+    b = results(f"{tmp}/r4", TCG, {"b": [100] * 3}, hz=1003000000)
+    expect_refusal(*report(["--reference", "a.off", a, b])[::2],
+                   ["run b.off.r1", "counter_hz 1003000000"])
+
+
 def t_order(tmp):
     """The order of each round recorded in meta is shown, and an order
     that never varies is warned of as confounded."""
@@ -505,31 +537,12 @@ def t_schema(tmp):
 
 def t_malformed(tmp):
     """Bad input: exit 1, one line, no traceback."""
-    def doc_with(name, change):
-        d = results(f"{tmp}/{name}", TCG, {"a": [1] * 2, "b": [1] * 2})
-        p = os.path.join(d, "results.json")
-        with open(p) as f:
-            doc = json.load(f)
-        change(doc)
-        with open(p, "w") as f:
-            json.dump(doc, f)
-        return d
+    def doc_with(name, change, text=None):
+        return edit(results(f"{tmp}/{name}", TCG,
+                            {"a": [1] * 2, "b": [1] * 2}), change, text)
 
-    def setitem(path, value):
-        def change(doc):
-            x = doc
-            for k in path[:-1]:
-                x = x[k]
-            x[path[-1]] = value
-        return change
-
-    def delitem(path):
-        def change(doc):
-            x = doc
-            for k in path[:-1]:
-                x = x[k]
-            del x[path[-1]]
-        return change
+    def fig(value):
+        return setitem(["runs", 1, "summary", "irq.median"], value)
 
     cases = [
         ([f"{tmp}/nosuch"], "no such directory"),
@@ -549,13 +562,36 @@ def t_malformed(tmp):
         ([doc_with("twice", lambda d: d["runs"].append(d["runs"][0]))],
          "two runs of a.off in round 1"),
         ([doc_with("sch2", setitem(["schema"], 2))], "meta.pos"),
+        (["--ns", doc_with("hz0", setitem(["runs", 1, "summary",
+                                           "counter_hz"], 0))],
+         "a.off (run a.off.r2"),
+        (["--ns", doc_with("nohz", delitem(["runs", 2, "summary",
+                                            "counter_hz"]))],
+         "b.off (run b.off.r1"),
+        ([doc_with("hlist", setitem(["runs", 0, "histogram"], []))],
+         "histogram is not an object"),
+        ([doc_with("plist", setitem(["runs", 0, "per_cpu"], []))],
+         "per_cpu is not an object"),
+        ([doc_with("pcpu", setitem(["runs", 0, "per_cpu"], {"irq": [
+            {"cpu": 1.5, "median": 1}]}))], "per_cpu.irq"),
+        ([doc_with("kent", setitem(["kernels", "a"], 5))],
+         "kernels.a is not an object"),
+        ([doc_with("nan", fig(float("nan")))], "NaN is not a number"),
+        ([doc_with("inf", fig(float("-inf")))], "-Infinity is not a number"),
+        ([doc_with("big", fig("BIG"), ('"BIG"', "1e999"))],
+         "irq.median is not a number"),
+        ([doc_with("bpos", setitem(["runs", 0, "meta", "boot_pos"], True))],
+         "meta.boot_pos is not an int"),
     ]
     os.makedirs(f"{tmp}/badjson")
     with open(f"{tmp}/badjson/results.json", "w") as f:
         f.write("{\"format\": ")
     cases.append(([f"{tmp}/badjson"], "not JSON"))
     for dirs, words in cases:
-        expect_refusal(*report(dirs)[::2], [words])
+        try:
+            expect_refusal(*report(dirs)[::2], [words])
+        except Failed as e:
+            raise Failed(f"{words}: {e}")
 
 
 def t_no_numpy(tmp):
@@ -582,6 +618,7 @@ TESTS = [
     ("the interval at 1 - alpha", t_ci_level),
     ("a row's bootstrap seed is its own", t_seed),
     ("counter rates, arches and units refused; --ns", t_units),
+    ("every run's counter rate checked and printed", t_rates),
     ("the recorded order shown, a fixed one warned of", t_order),
     ("collect.sh rotates the order and records it", t_rotation),
     ("--plot without histograms", t_plot_empty),
