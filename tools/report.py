@@ -329,8 +329,10 @@ def repeats_exactly(row, vals):
     moves in steps of 10 to 20 ticks, so medians often coincide. Nor are
     icount figures exact where a tick spans several instructions and a
     median may sit on its edge (tick_slack, arm64's 16 instructions)."""
+    slack = row["env"].get("tick_slack", 0)
     return (len(set(vals)) == 1 and row["env"].get("mode") == "tcg-icount"
-            and row["env"].get("tick_slack", "0") == "0")
+            and (slack == 0 or slack == "0") and slack is not False)
+
 
 def common_rounds(a, b):
     """The rounds in which rows a and b were measured side by side: those
@@ -752,7 +754,9 @@ def print_text(tables, rows, order, ref, args, md, ntests, warnings):
           f"round's run; diff: median minus {ref}'s"
           f"{' in ns, each run at its counter_hz' if args.ns else ''};")
     print(f"{level} CI by bootstrap over rounds ({args.bootstrap} "
-          f"resamples, paired rows' rounds resampled as pairs);")
+          f"resamples, paired rows' rounds resampled as pairs), each at "
+          f"{level} alone: not corrected for the report's other tests as "
+          f"p Holm is;")
     print("test: flip, exact sign-flip test of the per-round differences, "
           "for rows measured side by side in the same rounds of one "
           "directory, over the rounds both have (flip~: 10^5 random "
@@ -866,8 +870,13 @@ def plot(rows, order, prims, outdir):
             ax.grid(True, alpha=0.3)
         for j in range(len(prims), nrow * ncol):
             axes[j // ncol][j % ncol].set_visible(False)
-        # results without histograms or per-CPU rows draw no series
-        handles, labels = axes[0][0].get_legend_handles_labels()
+        # every row's series, wherever it was drawn; results without
+        # histograms or per-CPU rows draw none
+        legend = {}
+        for ax in axes.flat:
+            for h, lb in zip(*ax.get_legend_handles_labels()):
+                legend.setdefault(lb, h)
+        handles, labels = list(legend.values()), list(legend)
         if labels:
             fig.legend(handles, labels, loc="lower center",
                        ncol=min(len(labels), 4), frameon=False)

@@ -363,6 +363,9 @@ def t_ci_level(tmp):
         raise Failed(f"99% CI {wide} does not hold the 80% CI {narrow}")
     if "99% CI" not in report(["--alpha", "0.01", d])[1]:
         raise Failed("the text report does not name the 99% CI")
+    if "each at 99% alone: not corrected" not in \
+            report(["--alpha", "0.01", d])[1]:
+        raise Failed("the text report does not say the CI is marginal")
 
 
 def t_seed(tmp):
@@ -526,6 +529,29 @@ def t_plot_empty(tmp):
     expect("cdf.svg", os.path.exists(f"{tmp}/fig/cdf.svg"), True)
 
 
+def t_plot_legend(tmp):
+    """The legend holds every row, wherever its series are drawn: here
+    only preempt (the second plot) has histograms."""
+    d = edit(results(f"{tmp}/pl", TCG, {"a": [1] * 2, "b": [1] * 2}),
+             lambda doc: [run.update(histogram={"preempt": [[1, 5]]})
+                          for run in doc["runs"]])
+    rc, _, err = report(["--plot", f"{tmp}/fig", d])
+    with open(f"{tmp}/fig/cdf.svg") as f:
+        svg = f.read()
+    for row in ("a.off", "b.off"):
+        if f"cdf-preempt-{row}" not in svg or f">{row}<" not in svg:
+            raise Failed(f"exit {rc}: no series or legend entry of {row}")
+
+
+def t_tick_slack(tmp):
+    """tick_slack as a number: 0 keeps icount rounds exact, 1 does not."""
+    for slack, want in ((0, True), (1, False), ("0", True)):
+        d = results(f"{tmp}/ts{slack!r}", dict(ICOUNT, tick_slack=slack),
+                    {"a": [75] * 3, "b": [91] * 3})
+        expect(f"exact at tick_slack {slack!r}",
+               bool(irq_row(report_json([d]), "b.off").get("exact")), want)
+
+
 def t_schema(tmp):
     """report.py's JSON has its schema; results of an unknown one are
     refused."""
@@ -622,6 +648,8 @@ TESTS = [
     ("the recorded order shown, a fixed one warned of", t_order),
     ("collect.sh rotates the order and records it", t_rotation),
     ("--plot without histograms", t_plot_empty),
+    ("--plot's legend from every plot", t_plot_legend),
+    ("tick_slack as a number", t_tick_slack),
     ("schema versions", t_schema),
     ("malformed input: exit 1, one line", t_malformed),
     ("no numpy or scipy: the packages named", t_no_numpy),
