@@ -27,9 +27,10 @@
 #     the isb of the ordered read and the load that orders what follows
 #     after it (ldr xzr, arch_counter_enforce_ordering());
 #   - arm64 with KASAN (the debug kernel): in the preempt ones, KASAN's
-#     check of that load: a byte load from its shadow, at (address >> 3)
-#     plus the shadow offset of a register derived from sp_el0, and the
-#     report call on the bad path. x86 keeps the count per CPU (%gs),
+#     checks of those loads and stores: a byte load from the shadow, at
+#     (address >> 3) plus the shadow offset of a register derived from
+#     sp_el0, added or as an index, the compares of what it read, and the
+#     report calls on the bad paths. x86 keeps the count per CPU (%gs),
 #     which KASAN does not instrument;
 #   - i386: the opening read's %edx:%eax stored to the stack, which the
 #     empty (none) window does alike;
@@ -107,12 +108,14 @@ function hook_ok(p, sym) {
 	if (p ~ /^raw_irq/)
 		return sym == "pv_ops"
 	if (arch == "arm64" && p ~ /^preempt/ &&
-	    sym ~ /^__asan_report_load[0-9]+_noabort$/)
+	    sym ~ /^__asan_report_(load|store)[0-9]+_noabort$/)
 		return 1
+	# the call of preempt_enable() to reschedule: a static call on x86, and
+	# on arm64 with PREEMPT_DYNAMIC a function that tests a static key
 	if (p == "preempt")
-		return sym ~ /^(preempt_count_add|preempt_count_sub|__SCT__preempt_schedule|preempt_schedule|preempt_schedule_thunk)$/
+		return sym ~ /^(preempt_count_add|preempt_count_sub|__SCT__preempt_schedule|preempt_schedule|preempt_schedule_thunk|dynamic_preempt_schedule)$/
 	if (p == "preempt_notrace")
-		return sym ~ /^(__SCT__preempt_schedule_notrace|preempt_schedule_notrace|preempt_schedule_notrace_thunk)$/
+		return sym ~ /^(__SCT__preempt_schedule_notrace|preempt_schedule_notrace|preempt_schedule_notrace_thunk|dynamic_preempt_schedule_notrace)$/
 	return 0
 }
 function outlined_ok(p, sym) {
@@ -191,14 +194,19 @@ function allowed_arm64(p,    mem) {
 	if (p ~ /^preempt/ && memkind[i] == "shadow" && op[i] ~ /^ldrs?b$/ &&
 	    args[i] ~ /^w[0-9]+, \[x[0-9]+\]$/)
 		return 1
+	# the shadow byte as (address >> 3) indexed by the shadow offset
+	if (p ~ /^preempt/ && memkind[i] == "curshr" && op[i] ~ /^ldrs?b$/ &&
+	    args[i] ~ /^w[0-9]+, \[x[0-9]+, x[0-9]+\]$/)
+		return 1
 	fail("memory access in the window")
 	return 0
 }
 # arm64: what each register holds, in address order: "cur" after mrs of
 # sp_el0 (the thread_info of current, which holds the preempt count),
 # "curoff" after adding the offset 8 of the count to that, "shadow" after
-# the KASAN (address >> 3) + offset of either. Any other write of a
-# register, a call (x0-x18 are for the callee to clobber) or a
+# the KASAN (address >> 3) + offset of either, "curshr" after the shift
+# alone (the offset then comes as the index of the load). Any other
+# write of a register, a call (x0-x18 are for the callee to clobber) or a
 # written-back base forgets it. memkind[j]: what the base of the memory
 # operand of instruction j held. The windows read sp_el0 before their
 # loop and never write it after, so address order is the order that
@@ -220,7 +228,7 @@ function track_arm64(j,    r, n, d, b, k) {
 	if (b != "" && (args[j] ~ /!$/ || args[j] ~ /\], #/))
 		delete regkind[b]
 	# what writes no register (stores, compares, branches, barriers)
-	if (op[j] ~ /^(st|cmp$|cmn$|tst$|msr$|prfm$|nop$|hint$|isb$|dmb$|dsb$)/ ||
+	if (op[j] ~ /^(st|cmp$|cmn$|ccmp$|ccmn$|tst$|msr$|prfm$|nop$|hint$|isb$|dmb$|dsb$)/ ||
 	    is_jump(op[j]) || op[j] == "ret")
 		return
 	n = split(args[j], r, ", ")
@@ -235,6 +243,9 @@ function track_arm64(j,    r, n, d, b, k) {
 	else if (op[j] == "add" && n == 4 && r[4] == "lsr #3" &&
 		 (regkind[r[3]] == "cur" || regkind[r[3]] == "curoff"))
 		k = "shadow"
+	else if (op[j] == "lsr" && n == 3 && r[3] == "#3" &&
+		 (regkind[r[2]] == "cur" || regkind[r[2]] == "curoff"))
+		k = "curshr"
 	if (k != "")
 		regkind[d] = k
 	else
@@ -306,7 +317,7 @@ function allowed(p,    sym, mem, a) {
 		return 1
 	# arm64 register-only arithmetic and moves
 	if (arch == "arm64" &&
-	    op[i] ~ /^(mov|movk|movz|movn|add|adds|sub|subs|and|ands|orr|eor|bic|cmp|cmn|tst|lsl|lsr|asr|neg|mvn|csel|csinc|cset|cinc|ubfx|sbfx|ubfiz|sxtw|uxtw|mul|madd|adrp|adr)$/)
+	    op[i] ~ /^(mov|movk|movz|movn|add|adds|sub|subs|and|ands|orr|eor|bic|cmp|cmn|ccmp|ccmn|tst|lsl|lsr|asr|neg|mvn|csel|csinc|cset|cinc|ubfx|sbfx|ubfiz|sxtw|uxtw|mul|madd|adrp|adr)$/)
 		return 1
 	fail("unexpected instruction in the window")
 	return 0
