@@ -6,9 +6,10 @@ CONFIG_JUMP_LABEL.
 
     tools/jump_nop.py [--objdump CMD] VMLINUX FUNCTION KEY_SYMBOL
 
-Every jump table entry whose code lies in FUNCTION and whose key lies in
-KEY_SYMBOL (for a tracepoint, __tracepoint_NAME, whose static key is a
-member) must point at a NOP. Prints each such site as objdump shows it
+Every jump table entry whose code lies in FUNCTION, or in a part the
+compiler split off it (FUNCTION.part.0, .isra.0, .cold, ...), and whose
+key lies in KEY_SYMBOL (for a tracepoint, __tracepoint_NAME, whose static
+key is a member) must point at a NOP. Prints each such site as objdump shows it
 and exits 0; exits 1 if there is none, or if one is not a NOP (the key
 test was compiled as a load and a branch, or the site was left a jump).
 
@@ -41,13 +42,14 @@ def run(cmd):
         fail(f"{' '.join(cmd)}: {e}")
 
 
-def symbols(nm, vmlinux, names):
-    """{name: (address, size)} for the symbols asked for; size 0 for an
-    unsized one (a linker script's)."""
+def symbols(nm, vmlinux, names, parts_of=None):
+    """{name: (address, size)} for the symbols asked for, and for the parts
+    the compiler split off parts_of; size 0 for an unsized symbol (a linker
+    script's)."""
     found = {}
     for line in run([nm, "-S", vmlinux]).splitlines():
         f = line.split()
-        if len(f) == 4 and f[3] in names:
+        if len(f) == 4 and (f[3] in names or is_part(f[3], parts_of)):
             found[f[3]] = (int(f[0], 16), int(f[1], 16))
         elif len(f) == 3 and f[2] in names:
             found.setdefault(f[2], (int(f[0], 16), 0))
@@ -55,6 +57,12 @@ def symbols(nm, vmlinux, names):
         if n not in found:
             fail(f"{vmlinux} has no symbol {n}")
     return found
+
+
+def is_part(name, function):
+    """name is a piece gcc split off function: function.part.0 and the
+    like."""
+    return function is not None and name.startswith(function + ".")
 
 
 def jump_table(objdump, vmlinux, start, stop):
@@ -117,20 +125,23 @@ def main():
     ap.add_argument("function")
     ap.add_argument("key")
     a = ap.parse_args()
-    syms = symbols(a.nm, a.vmlinux, {a.function, a.key, JT_START, JT_STOP})
-    found = sites(jump_table(a.objdump, a.vmlinux, syms[JT_START][0],
-                             syms[JT_STOP][0]),
-                  syms[a.function], syms[a.key])
+    syms = symbols(a.nm, a.vmlinux, {a.function, a.key, JT_START, JT_STOP},
+                   a.function)
+    table = jump_table(a.objdump, a.vmlinux, syms[JT_START][0],
+                       syms[JT_STOP][0])
+    bad = found = 0
+    for name in sorted(n for n in syms
+                       if n == a.function or is_part(n, a.function)):
+        for addr in sites(table, syms[name], syms[a.key]):
+            text = instruction(a.objdump, a.vmlinux, addr)
+            ok = is_nop(text)
+            found += 1
+            bad += not ok
+            print(f"{name}+{addr - syms[name][0]:#x}: {text}"
+                  f"{'' if ok else '  <- not a NOP'}")
     if not found:
         fail(f"{a.function} has no static branch on {a.key}: "
              "not a jump label (CONFIG_JUMP_LABEL?)")
-    bad = 0
-    for addr in found:
-        text = instruction(a.objdump, a.vmlinux, addr)
-        ok = is_nop(text)
-        bad += not ok
-        print(f"{a.function}+{addr - syms[a.function][0]:#x}: {text}"
-              f"{'' if ok else '  <- not a NOP'}")
     sys.exit(1 if bad else 0)
 
 

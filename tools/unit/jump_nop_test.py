@@ -58,8 +58,23 @@ NOPS = [
 ]
 
 
+# a symbol, and whether gcc split it off trace_hardirqs_off
+PARTS = [
+    ("trace_hardirqs_off.part.0", True),
+    ("trace_hardirqs_off.cold", True),
+    ("trace_hardirqs_off.isra.0", True),
+    ("trace_hardirqs_off", False),
+    ("trace_hardirqs_off_finish", False),
+    ("trace_hardirqs_on.part.0", False),
+]
+
+
 def main():
     results = []
+    for name, want in PARTS:
+        got = jump_nop.is_part(name, "trace_hardirqs_off")
+        results.append((f"is_part: {name} is {'' if want else 'not '}a part",
+                        got == want, f"got {got}"))
     for name, entries, want in SITES:
         got = jump_nop.sites(table(entries), FUNC, KEY)
         results.append((f"sites: {name}", got == want,
