@@ -429,6 +429,28 @@ tb_fragments()
 	esac
 }
 
+# tb_prepare KERNEL: what booting KERNEL with the module takes, for the
+# tools that boot one kernel (scale.sh, speed.sh): the packages (a Debian
+# kernel's own among them), the kernel if it is built from
+# linux-source-6.12, and the module. Sets TB_KERNELS to what it installed.
+tb_prepare()
+{
+	local k=$1
+
+	TB_KERNELS=$k
+	tb_is_built "$k" && TB_KERNELS=
+	tb_install >&2 || return 1
+	mkdir -p "$TB_OUT"
+	if tb_is_built "$k" && ! tb_build_kernel "$k"; then
+		echo "tracerbench: building the $k kernel failed" >&2
+		return 1
+	fi
+	if ! tb_build_module "$k"; then
+		cat "$(dirname "$(tb_module "$k")")/build.log" >&2
+		return 1
+	fi
+}
+
 # --- Kernels of linux-source-6.12 -----------------------------------------
 #
 # Each kernel builds in a tree of its own: a hard-linked copy of the source

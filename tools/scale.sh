@@ -48,18 +48,7 @@ for n in $sizes; do
 	[[ $n =~ ^[1-9][0-9]{0,11}$ ]] || usage
 done
 
-TB_KERNELS=$k
-tb_is_built "$k" && TB_KERNELS=
-tb_install >&2 || exit 1
-mkdir -p "$TB_OUT"
-if tb_is_built "$k" && ! tb_build_kernel "$k"; then
-	echo "tracerbench: building the $k kernel failed" >&2
-	exit 1
-fi
-if ! tb_build_module "$k"; then
-	cat "$TB_OUT/build-$k/build.log" >&2
-	exit 1
-fi
+tb_prepare "$k" || exit 1
 
 # build_against: the module of revision $against, as $TB_OUT/against/against.ko
 build_against()

@@ -46,18 +46,7 @@ for v in "$n" "$step" "$batch"; do
 	[[ $v =~ ^[1-9][0-9]{0,9}$ ]] || usage
 done
 
-TB_KERNELS=$k
-tb_is_built "$k" && TB_KERNELS=
-tb_install >&2 || exit 1
-mkdir -p "$TB_OUT"
-if tb_is_built "$k" && ! tb_build_kernel "$k"; then
-	echo "tracerbench: building the $k kernel failed" >&2
-	exit 1
-fi
-if ! tb_build_module "$k"; then
-	cat "$TB_OUT/build-$k/build.log" >&2
-	exit 1
-fi
+tb_prepare "$k" || exit 1
 
 tb_make_initramfs "$k" "$TB_OUT/initrd-cost.cpio.gz" || exit 1
 out=$TB_OUT/cost-$k
