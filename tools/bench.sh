@@ -416,8 +416,9 @@ run_qemu()
 			       "tb.nr_samples=$nr_samples" "tb.do_work=$do_work"
 			       "tb.batch=$batch")
 			[ -n "$states" ] && kargs+=(tb.states="$states")
-			TB_ICOUNT=$icount tb_boot "bench-$l" \
-				"$(bench_initrd "$l")" collect 1800 \
+			TB_ICOUNT=$icount TB_TCG_THREAD=${TB_TCG_THREAD-single} \
+				tb_boot "bench-$l" "$(bench_initrd "$l")" \
+				collect 1800 \
 				"$ktap" "${kargs[@]}"
 			if ! grep -q '^1\.\.' "$ktap.ktap" ||
 			   grep -q '^not ok' "$ktap.ktap"; then

@@ -116,8 +116,9 @@ measure_qemu()
 		tb_make_initramfs $k "$TB_OUT/initrd-$n.cpio.gz" ||
 			die "cannot make the initramfs"
 		out=$TB_OUT/compare-$n
-		TB_ICOUNT=$icount tb_boot $k "$TB_OUT/initrd-$n.cpio.gz" \
-			compare 1800 "$out" "tb.rounds=$rounds" \
+		TB_ICOUNT=$icount TB_TCG_THREAD=${TB_TCG_THREAD-single} \
+			tb_boot $k "$TB_OUT/initrd-$n.cpio.gz" compare 1800 "$out" \
+			"tb.rounds=$rounds" \
 			"tb.nr_samples=$nr_samples" "tb.do_work=$do_work" \
 			"tb.batch=$batch"
 		if ! grep -q '^1\.\.' "$out.ktap" || grep -q '^not ok' "$out.ktap"; then
