@@ -24,6 +24,7 @@ import hashlib
 import json
 import math
 import os
+import signal
 import sys
 
 PRIMS = ["irq", "preempt", "irq_save", "raw_irq", "raw_irq_save",
@@ -909,6 +910,8 @@ def order_lines(tables, rows, ref):
 
 
 def main():
+    # a reader that stops early (| head) ends us quietly, as it would cat
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     ap = argparse.ArgumentParser(
         description="Tables of tracepoint cost from tools/bench.sh results")
     ap.add_argument("dirs", nargs="+", metavar="RESULTS_DIR")
