@@ -66,8 +66,8 @@ echo
 	sed -n 's/^# cost //p' "$out.ktap"
 } | awk -v step="$step" '
 	NR == 1 { np = split($0, prim, " "); next }
-	{ nr++; ns[nr] = $2; hz = $3; over = $4; batch = $5
-	  for (i = 1; i <= np; i++) med[i] = $(5 + i) }
+	{ nr++; ns[nr] = $2; hz = $3; over = $4; batch = $5; ran[nr] = $6
+	  for (i = 1; i <= np; i++) med[i] = $(6 + i) }
 	END {
 		if (nr != 2) {
 			print "tracerbench: expected two runs, got " nr > "/dev/stderr"
@@ -80,9 +80,21 @@ echo
 			printf "%-16s %10s %12.1f\n", prim[i], med[i], w
 		}
 		in_win /= np
-		all = (ns[2] - ns[1]) * hz / 1e9 / (step * np)
+		# the thread that measured, where its run time is known: other
+		# tasks of the guest take a share of the duration of the runs
+		if (ran[1] != "-" && ran[2] != "-") {
+			spent = ran[2] - ran[1]
+			what = "the run time of the measuring thread (schedstat)"
+		} else {
+			spent = ns[2] - ns[1]
+			what = "the duration of the runs (no schedstat: other tasks included)"
+		}
+		all = spent * hz / 1e9 / (step * np)
 		printf "\nbatch %d, overhead (the empty window) %d, counter_hz %d\n", batch, over, hz
 		printf "run of the first size: %d ns, of the second: %d ns\n", ns[1], ns[2]
+		if (ran[1] != "-" && ran[2] != "-")
+			printf "the measuring thread ran %d ns and %d ns of them\n", ran[1], ran[2]
+		printf "the cost from %s\n", what
 		printf "\ninstructions per sample, the mean over the %d primitives:\n", np
 		printf "  all            %8.1f\n", all
 		printf "  in the window  %8.1f\n", in_win
