@@ -10,6 +10,7 @@
 #include <linux/math64.h>
 #include <linux/string.h>
 
+#include "heap.h"
 #include "hist.h"
 
 void tb_hist_init(struct tb_hist *h)
@@ -250,10 +251,71 @@ void tb_sums_merge(struct tb_sums *dst, const struct tb_sums *src)
 	tb_u128_add128(&dst->less, src->less);
 }
 
-/* nr * batch stays within u64: the module's limits keep it below 2^54 */
+/*
+ * nr * batch is the pairs measured, over every CPU of a run: each took a
+ * nanosecond or more, so 2^64 of them would be 584 CPU-years of running.
+ */
 struct tb_sfixed tb_sums_mean(const struct tb_sums *s, u64 batch)
 {
 	if (!s->nr)
 		return (struct tb_sfixed){};
 	return tb_fixed_diff_ratio(s->raw, s->less, s->nr * batch);
+}
+
+/*
+ * The fast range: what lies in the histogram's range so far, below the
+ * heap's floor and below TB_HIST_EXACT, where a value is its own bucket.
+ */
+static struct tb_rec_fast tb_rec_bounds(const struct tb_rec *r)
+{
+	u64 lo = r->hist->min < r->slow.min ? r->hist->min : r->slow.min;
+	u64 max = r->hist->max > r->slow.max ? r->hist->max : r->slow.max;
+	u64 hi = tb_heap_floor(r->heap);
+
+	if (max < hi)
+		hi = max + 1;
+	if (hi > TB_HIST_EXACT)
+		hi = TB_HIST_EXACT;
+	return (struct tb_rec_fast){ .lo = lo, .span = hi > lo ? hi - lo : 0 };
+}
+
+struct tb_rec_fast tb_rec_init(struct tb_rec *r, struct tb_hist *h,
+			       struct tb_heap *heap, u64 overhead)
+{
+	*r = (struct tb_rec){
+		.hist = h, .heap = heap, .overhead = overhead,
+		.slow = TB_HIST_TOTALS_INIT,
+	};
+	return tb_rec_bounds(r);
+}
+
+struct tb_rec_fast tb_rec_slow(struct tb_rec *r, u64 sample)
+{
+	u64 ticks = sample + r->overhead;
+
+	/* a window that cost less than the overhead counts as 0 */
+	if (ticks < r->overhead)
+		sample = 0;
+
+	tb_u128_add(&r->slow_ticks, ticks);
+	tb_hist_feed(r->hist, &r->slow, sample);
+	if (sample >= tb_heap_floor(r->heap))
+		tb_heap_offer(r->heap, sample);
+	return tb_rec_bounds(r);
+}
+
+void tb_rec_finish(struct tb_rec *r, u64 nr, u64 fast_sum,
+		   struct tb_sums *sums)
+{
+	u64 fast_nr = nr - r->slow.nr;
+	struct tb_hist_totals t = r->slow;
+	struct tb_u128 ticks = r->slow_ticks;
+
+	/* a fast window's ticks: its sample plus the overhead */
+	t.nr = nr;
+	tb_u128_add(&t.sum, fast_sum);
+	tb_hist_add_totals(r->hist, &t);
+	tb_u128_add(&ticks, fast_sum);
+	tb_u128_add128(&ticks, tb_u128_mul(r->overhead, fast_nr));
+	tb_sums_add(sums, ticks, r->overhead, nr);
 }

@@ -171,4 +171,58 @@ void tb_sums_merge(struct tb_sums *dst, const struct tb_sums *src);
 /* (raw - less) / (nr * batch), per pair; 0 for no windows. */
 struct tb_sfixed tb_sums_mean(const struct tb_sums *s, u64 batch);
 
+struct tb_heap;
+
+/*
+ * A sampling loop's recording of its windows: each window's ticks less the
+ * overhead, saturating at 0, into a histogram and a heap of the largest,
+ * and its ticks, exactly, into a struct tb_sums.
+ *
+ * Most windows take the fast path, tb_rec_fast_add(): a sample in
+ * [lo, lo + span) is below TB_HIST_EXACT, within the range the histogram
+ * has seen, and below what the heap takes, so it changes only its bucket
+ * and the count and sum, which the loop keeps in registers. The others
+ * go through tb_rec_slow(), which widens the range; so does every window
+ * that cost less than the overhead, whose sample wraps far past the range:
+ * recorded as 0, it still adds its true ticks to the sums.
+ */
+struct tb_rec_fast {
+	u64 lo;
+	u64 span;
+};
+
+struct tb_rec {
+	struct tb_hist *hist;
+	struct tb_heap *heap;
+	u64 overhead;
+	struct tb_hist_totals slow;	/* the slow path's samples */
+	struct tb_u128 slow_ticks;	/* and their windows' ticks */
+};
+
+struct tb_rec_fast tb_rec_init(struct tb_rec *r, struct tb_hist *h,
+			       struct tb_heap *heap, u64 overhead);
+
+/* @sample is a window's ticks less the overhead, as u64 arithmetic wraps */
+static inline bool tb_rec_fast_add(struct tb_hist *h, struct tb_rec_fast fast,
+				   u64 sample, u64 *sum)
+{
+	if (sample - fast.lo >= fast.span)
+		return false;
+	h->count[sample]++;
+	*sum += sample;
+	return true;
+}
+
+/*
+ * Record the whole way a window whose ticks less the overhead, wrapping,
+ * are @sample; returns the new fast range.
+ */
+struct tb_rec_fast tb_rec_slow(struct tb_rec *r, u64 sample);
+/*
+ * The loop's end: @nr windows in all, whose fast ones' samples add up to
+ * @fast_sum (below @nr * TB_HIST_EXACT, so a u64 holds it).
+ */
+void tb_rec_finish(struct tb_rec *r, u64 nr, u64 fast_sum,
+		   struct tb_sums *sums);
+
 #endif /* TRACERBENCH_HIST_H */

@@ -793,9 +793,9 @@ static __always_inline int tb_warm_up(struct tb_pacing *pacing,
  * The loop of tb_sample(), for one window function: inlined into a
  * function of its own for each (tb_sample_*, below), it calls its window
  * directly, where a pointer would cost an indirect call (a retpoline on
- * many CPUs) per window. The histogram's totals, the raw sum and the
- * heap's floor stay in locals: through the pointers, every window call
- * and bucket store could have changed them.
+ * many CPUs) per window. A window goes to its bucket by the fast path of
+ * struct tb_rec, whose range and sum stay in locals: through pointers,
+ * every window call and bucket store could have changed them.
  */
 static __always_inline int tb_sample_loop(u64 (*window)(u64 n),
 					  struct tb_pacing *pacing,
@@ -804,29 +804,27 @@ static __always_inline int tb_sample_loop(u64 (*window)(u64 n),
 					  struct tb_heap *heap,
 					  struct tb_sums *sums)
 {
-	struct tb_hist_totals totals = TB_HIST_TOTALS_INIT;
 	u64 batch = pacing->run->cfg.batch;
-	u64 floor = tb_heap_floor(heap);
-	struct tb_u128 raw = {};
+	struct tb_rec_fast fast;
+	u64 left, fast_sum = 0;
+	struct tb_rec rec;
 	int err;
 
+	fast = tb_rec_init(&rec, hist, heap, overhead);
 	err = tb_warm_up(pacing, prim, window, batch);
-	/* totals.nr counts the windows recorded */
-	while (!err && totals.nr < n) {
-		u64 cycles = window(batch);
-		u64 sample = cycles > overhead ? cycles - overhead : 0;
+	for (left = err ? 0 : n; left;) {
+		u64 sample = window(batch) - overhead;
 
-		tb_u128_add(&raw, cycles);
-		tb_hist_feed(hist, &totals, sample);
-		if (unlikely(sample >= floor)) {
-			tb_heap_offer(heap, sample);
-			floor = tb_heap_floor(heap);
-		}
-		if (tb_check_due(pacing))
+		if (unlikely(!tb_rec_fast_add(hist, fast, sample, &fast_sum)))
+			fast = tb_rec_slow(&rec, sample);
+		left--;
+		if (tb_check_due(pacing)) {
 			err = tb_checkpoint(pacing, prim);
+			if (err)
+				break;
+		}
 	}
-	tb_hist_add_totals(hist, &totals);
-	tb_sums_add(sums, raw, overhead, totals.nr);
+	tb_rec_finish(&rec, n - left, fast_sum, sums);
 	return err;
 }
 

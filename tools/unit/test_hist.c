@@ -17,15 +17,6 @@
 /* low bound of the last bucket, 511 << 55 */
 #define LAST_LOW	18410715276690587648ULL
 
-/* Fail the case unless two struct tb_u128 are equal. */
-#define unit_expect_u128(expected, got, fmt, ...) ({			\
-	struct tb_u128 __e = (expected), __g = (got);			\
-									\
-	unit_expect(__e.hi == __g.hi && __e.lo == __g.lo,		\
-		    fmt ": expected { %llu, %llu }, got { %llu, %llu }", \
-		    ##__VA_ARGS__, __e.hi, __e.lo, __g.hi, __g.lo);	\
-})
-
 /* Fail the case unless two struct tb_fixed are equal. */
 #define unit_expect_fixed(expected, got, fmt, ...) ({			\
 	struct tb_fixed __e = (expected), __g = (got);			\
@@ -35,21 +26,6 @@
 		    ##__VA_ARGS__, __e.whole, __e.milli, __g.whole,	\
 		    __g.milli);						\
 })
-
-static void check_hist_equal(const struct tb_hist *exp,
-			     const struct tb_hist *got, const char *ctx)
-{
-	unsigned int b;
-
-	unit_expect_u64(exp->nr, got->nr, "%s: nr", ctx);
-	unit_expect_u64(exp->min, got->min, "%s: min", ctx);
-	unit_expect_u64(exp->max, got->max, "%s: max", ctx);
-	unit_expect_u128(exp->sum, got->sum, "%s: sum", ctx);
-	for (b = 0; b < TB_HIST_BUCKETS; b++)
-		if (!unit_expect_u64(exp->count[b], got->count[b],
-				     "%s: count[%u]", ctx, b))
-			break;
-}
 
 /*
  * References. Bucket bounds come from masking the bits below the leading

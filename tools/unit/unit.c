@@ -293,11 +293,26 @@ static void unit_aborted(int sig)
 	raise(sig);
 }
 
+void check_hist_equal(const struct tb_hist *exp, const struct tb_hist *got,
+		      const char *ctx)
+{
+	unsigned int b;
+
+	unit_expect_u64(exp->nr, got->nr, "%s: nr", ctx);
+	unit_expect_u64(exp->min, got->min, "%s: min", ctx);
+	unit_expect_u64(exp->max, got->max, "%s: max", ctx);
+	unit_expect_u128(exp->sum, got->sum, "%s: sum", ctx);
+	for (b = 0; b < TB_HIST_BUCKETS; b++)
+		if (!unit_expect_u64(exp->count[b], got->count[b],
+				     "%s: count[%u]", ctx, b))
+			break;
+}
+
 int main(void)
 {
 	static const struct unit_suite *const suites[] = {
 		&heap_suite, &stats_suite, &structured_suite, &random_suite,
-		&hist_suite, &pace_suite,
+		&hist_suite, &pace_suite, &rec_suite,
 	};
 	size_t plan = 0, i;
 

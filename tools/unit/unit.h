@@ -28,6 +28,7 @@ extern const struct unit_suite structured_suite;
 extern const struct unit_suite random_suite;
 extern const struct unit_suite hist_suite;
 extern const struct unit_suite pace_suite;
+extern const struct unit_suite rec_suite;
 
 extern char unit_case_name[160];
 void unit_start(void);
@@ -65,6 +66,15 @@ bool unit_fail(void);
 	__exp == __got;							\
 })
 
+/* Fail the case unless two struct tb_u128 are equal. */
+#define unit_expect_u128(expected, got, fmt, ...) ({			\
+	struct tb_u128 __e = (expected), __g = (got);			\
+									\
+	unit_expect(__e.hi == __g.hi && __e.lo == __g.lo,		\
+		    fmt ": expected { %llu, %llu }, got { %llu, %llu }", \
+		    ##__VA_ARGS__, __e.hi, __e.lo, __g.hi, __g.lo);	\
+})
+
 /* Calls of tb_sort(), including those stats.c makes (ld --wrap=tb_sort). */
 extern unsigned long tb_sort_calls;
 void __real_tb_sort(u64 *v, size_t n);
@@ -98,5 +108,8 @@ void check_heap(const u64 *in, const u64 *sorted, size_t n, size_t size,
 		const char *ctx);
 /* All of the above, and tb_median() and tb_max(), against @in. */
 void check_all(const u64 *in, size_t n, const char *ctx);
+/* Every field and bucket of @got as in @exp. */
+void check_hist_equal(const struct tb_hist *exp, const struct tb_hist *got,
+		      const char *ctx);
 
 #endif /* TB_UNIT_H */

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Tests of struct tb_rec (hist.c), the sampling loop's recording: driven
+ * as tracerbench.c's loop drives it, in blocks into one histogram and
+ * heap, it must leave them and the sums exactly as the plain way does:
+ * each window's ticks less the overhead, saturating at 0, through
+ * tb_hist_add() and tb_heap_offer(), and the ticks added up in 128 bits.
+ * Each case also bounds how many windows took the slow path.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hist.h"
+#include "unit.h"
+
+#define NR_WINDOWS	5000
+#define MAX_HEAP	128
+
+struct rec_case {
+	const char *name;
+	u64 (*ticks)(size_t i);	/* window i's ticks */
+	u64 overhead;
+	size_t heap_size;	/* 0: a percentile run's heap, which keeps none */
+	size_t block;		/* windows per loop, as TB_BLOCK */
+	size_t max_slow;	/* windows the slow path may take */
+};
+
+static u64 ticks_constant(size_t i)
+{
+	(void)i;
+	return 10;
+}
+
+/* mostly 10, now and then an interrupt's worth */
+static u64 ticks_spikes(size_t i)
+{
+	return i % 97 ? 10 : 5000 + i;
+}
+
+static u64 ticks_ascending(size_t i)
+{
+	return i;
+}
+
+static u64 ticks_descending(size_t i)
+{
+	return NR_WINDOWS - i;
+}
+
+/* across TB_HIST_EXACT, where a value stops being its own bucket */
+static u64 ticks_across_exact(size_t i)
+{
+	return TB_HIST_EXACT - 50 + i % 100;
+}
+
+static u64 ticks_small_random(size_t i)
+{
+	(void)i;
+	return 6 + unit_rand() % 64;
+}
+
+static u64 ticks_any_random(size_t i)
+{
+	(void)i;
+	return unit_rand() >> (unit_rand() % 64);
+}
+
+static u64 ticks_extremes(size_t i)
+{
+	static const u64 v[] = { 0, 1, U64_MAX, U64_MAX - 1, 7, 4095, 4096 };
+
+	return v[i % ARRAY_SIZE(v)];
+}
+
+static const struct rec_case rec_cases[] = {
+	{ "constant: the slow path fills the heap, then never again",
+	  ticks_constant, 6, 100, 1000, 101 },
+	{ "constant, no heap: one slow window", ticks_constant, 6, 0, 1000, 1 },
+	{ "constant, in blocks of 7: one slow window",
+	  ticks_constant, 6, 0, 7, 1 },
+	/* the sums need its true ticks, which its sample of 0 has lost */
+	{ "below the overhead: 0, each by the slow path", ticks_constant, 20,
+	  0, 1000, NR_WINDOWS },
+	{ "overhead equal to the window", ticks_constant, 10, 16, 1000, 17 },
+	{ "spikes past the exact range", ticks_spikes, 6, 16, 1000, 69 },
+	{ "ascending: each window a new maximum", ticks_ascending, 6, 100,
+	  1000, NR_WINDOWS },
+	{ "descending: each window a new minimum", ticks_descending, 6, 1,
+	  1000, NR_WINDOWS },
+	{ "across TB_HIST_EXACT", ticks_across_exact, 0, 0, 1000, NR_WINDOWS },
+	{ "small random values", ticks_small_random, 6, 100, 1000, NR_WINDOWS },
+	{ "small random values, no heap", ticks_small_random, 6, 0, 1000,
+	  NR_WINDOWS },
+	{ "random over the whole u64 range", ticks_any_random, 6, 100, 333,
+	  NR_WINDOWS },
+	{ "0, U64_MAX and the exact range's ends", ticks_extremes, 3, 4, 1000,
+	  NR_WINDOWS },
+	{ "an overhead of U64_MAX", ticks_extremes, U64_MAX, 4, 1000,
+	  NR_WINDOWS },
+};
+
+/* The plain way: what tb_sample() recorded before struct tb_rec. */
+static void record_plain(const u64 *ticks, size_t n, u64 overhead,
+			 struct tb_hist *h, struct tb_heap *heap,
+			 struct tb_sums *sums)
+{
+	struct tb_u128 raw = {};
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		u64 sample = ticks[i] > overhead ? ticks[i] - overhead : 0;
+
+		tb_hist_add(h, sample);
+		if (tb_heap_wants(heap, sample))
+			tb_heap_offer(heap, sample);
+		tb_u128_add(&raw, ticks[i]);
+	}
+	tb_sums_add(sums, raw, overhead, n);
+}
+
+/* As tb_sample_loop() records; returns the windows of the slow path. */
+static u64 record_fast(const u64 *ticks, size_t n, u64 overhead,
+		       struct tb_hist *h, struct tb_heap *heap,
+		       struct tb_sums *sums)
+{
+	u64 fast_sum = 0, slow;
+	struct tb_rec_fast fast;
+	struct tb_rec rec;
+	size_t i;
+
+	fast = tb_rec_init(&rec, h, heap, overhead);
+	for (i = 0; i < n; i++) {
+		u64 sample = ticks[i] - overhead;
+
+		if (!tb_rec_fast_add(h, fast, sample, &fast_sum))
+			fast = tb_rec_slow(&rec, sample);
+	}
+	slow = rec.slow.nr;
+	tb_rec_finish(&rec, n, fast_sum, sums);
+	return slow;
+}
+
+static void check_heaps_equal(const struct tb_heap *exp,
+			      const struct tb_heap *got)
+{
+	u64 *e = unit_dup(exp->data, exp->nr), *g = unit_dup(got->data, got->nr);
+	size_t i;
+
+	if (unit_expect_u64(exp->nr, got->nr, "heap entries")) {
+		ref_sort(e, exp->nr);
+		ref_sort(g, got->nr);
+		for (i = 0; i < exp->nr; i++)
+			if (!unit_expect_u64(e[i], g[i], "heap, %zu-th smallest",
+					     i))
+				break;
+	}
+	free(e);
+	free(g);
+}
+
+static void run_rec_case(const struct rec_case *c)
+{
+	struct tb_hist *plain = unit_hist_alloc(), *fast = unit_hist_alloc();
+	u64 plain_data[MAX_HEAP], fast_data[MAX_HEAP], slow = 0;
+	struct tb_sums plain_sums = {}, fast_sums = {};
+	struct tb_heap plain_heap, fast_heap;
+	u64 *ticks = unit_alloc(NR_WINDOWS);
+	size_t i, n;
+
+	tb_hist_init(plain);
+	tb_hist_init(fast);
+	tb_heap_init(&plain_heap, plain_data, c->heap_size);
+	tb_heap_init(&fast_heap, fast_data, c->heap_size);
+	for (i = 0; i < NR_WINDOWS; i++)
+		ticks[i] = c->ticks(i);
+	for (i = 0; i < NR_WINDOWS; i += n) {
+		n = NR_WINDOWS - i < c->block ? NR_WINDOWS - i : c->block;
+		record_plain(ticks + i, n, c->overhead, plain, &plain_heap,
+			     &plain_sums);
+		slow += record_fast(ticks + i, n, c->overhead, fast,
+				    &fast_heap, &fast_sums);
+	}
+	check_hist_equal(plain, fast, "histogram");
+	check_heaps_equal(&plain_heap, &fast_heap);
+	unit_expect_u64(plain_sums.nr, fast_sums.nr, "sums: windows");
+	unit_expect_u128(plain_sums.raw, fast_sums.raw, "sums: ticks");
+	unit_expect_u128(plain_sums.less, fast_sums.less, "sums: overhead");
+	unit_expect(slow <= c->max_slow,
+		    "%llu windows by the slow path, at most %zu expected",
+		    slow, c->max_slow);
+	free(ticks);
+	free(plain);
+	free(fast);
+}
+
+static void run_rec(void)
+{
+	size_t i;
+
+	unit_srand(0x72656364ULL);
+	for (i = 0; i < ARRAY_SIZE(rec_cases); i++) {
+		unit_begin("tb_rec: %s", rec_cases[i].name);
+		run_rec_case(&rec_cases[i]);
+		unit_end();
+	}
+}
+
+const struct unit_suite rec_suite = {
+	.name = "rec",
+	.nr_cases = ARRAY_SIZE(rec_cases),
+	.run = run_rec,
+};
