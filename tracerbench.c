@@ -84,33 +84,21 @@
 /* buffers must never invoke the OOM killer or warn: failure is -ENOMEM */
 #define TB_GFP			(GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
 
-/*
- * The three specified primitives, then their untraced forms: with these
- * measured in the same run, traced - raw is what the preemptirq hooks cost
- * in the running kernel, with the events off or on. Last, none: the empty
- * window, which each round calibrates with, then measures like the others,
- * so that its figures show what the calibration leaves over.
- */
+/* The primitives, from the list in prims.h. */
+#define TB_PRIM(id, ...)	TB_##id,
 enum tb_prim {
-	TB_IRQ,
-	TB_PREEMPT,
-	TB_IRQ_SAVE,
-	TB_RAW_IRQ,
-	TB_RAW_IRQ_SAVE,
-	TB_PREEMPT_NOTRACE,
-	TB_NONE,
+#include "prims.h"
 	TB_NR_PRIMS,
 };
 
+#undef TB_PRIM
+#define TB_PRIM(id, name)						\
+	[TB_##id] = #name,
 static const char * const tb_prim_names[TB_NR_PRIMS] = {
-	[TB_IRQ]	= "irq",
-	[TB_PREEMPT]	= "preempt",
-	[TB_IRQ_SAVE]	= "irq_save",
-	[TB_RAW_IRQ]	= "raw_irq",
-	[TB_RAW_IRQ_SAVE]	= "raw_irq_save",
-	[TB_PREEMPT_NOTRACE]	= "preempt_notrace",
-	[TB_NONE]	= "none",
+#include "prims.h"
 };
+
+#undef TB_PRIM
 
 /* The tail levels of the summary, from the merged histogram: num / den. */
 static const struct {
@@ -503,217 +491,6 @@ static __always_inline u64 tb_window(enum tb_prim prim, bool work,
 #define __tb_own
 #endif
 
-/* notrace: a window must not start with a call into ftrace either. */
-static noinline notrace __tb_own u64 tb_win_irq(u64 n)
-{
-	return tb_window(TB_IRQ, false, TB_CLOCK_CYCLES, n);
-}
-
-static noinline notrace __tb_own u64 tb_win_preempt(u64 n)
-{
-	return tb_window(TB_PREEMPT, false, TB_CLOCK_CYCLES, n);
-}
-
-static noinline notrace __tb_own u64 tb_win_irq_save(u64 n)
-{
-	return tb_window(TB_IRQ_SAVE, false, TB_CLOCK_CYCLES, n);
-}
-
-static noinline notrace __tb_own u64 tb_win_raw_irq(u64 n)
-{
-	return tb_window(TB_RAW_IRQ, false, TB_CLOCK_CYCLES, n);
-}
-
-static noinline notrace __tb_own u64 tb_win_raw_irq_save(u64 n)
-{
-	return tb_window(TB_RAW_IRQ_SAVE, false, TB_CLOCK_CYCLES, n);
-}
-
-static noinline notrace __tb_own u64 tb_win_preempt_notrace(u64 n)
-{
-	return tb_window(TB_PREEMPT_NOTRACE, false, TB_CLOCK_CYCLES, n);
-}
-
-static noinline notrace __tb_own u64 tb_win_none(u64 n)
-{
-	return tb_window(TB_NONE, false, TB_CLOCK_CYCLES, n);
-}
-
-static noinline notrace __tb_own u64 tb_win_irq_work(u64 n)
-{
-	return tb_window(TB_IRQ, true, TB_CLOCK_CYCLES, n);
-}
-
-static noinline notrace __tb_own u64 tb_win_preempt_work(u64 n)
-{
-	return tb_window(TB_PREEMPT, true, TB_CLOCK_CYCLES, n);
-}
-
-static noinline notrace __tb_own u64 tb_win_irq_save_work(u64 n)
-{
-	return tb_window(TB_IRQ_SAVE, true, TB_CLOCK_CYCLES, n);
-}
-
-static noinline notrace __tb_own u64 tb_win_raw_irq_work(u64 n)
-{
-	return tb_window(TB_RAW_IRQ, true, TB_CLOCK_CYCLES, n);
-}
-
-static noinline notrace __tb_own u64 tb_win_raw_irq_save_work(u64 n)
-{
-	return tb_window(TB_RAW_IRQ_SAVE, true, TB_CLOCK_CYCLES, n);
-}
-
-static noinline notrace __tb_own u64 tb_win_preempt_notrace_work(u64 n)
-{
-	return tb_window(TB_PREEMPT_NOTRACE, true, TB_CLOCK_CYCLES, n);
-}
-
-static noinline notrace __tb_own u64 tb_win_none_work(u64 n)
-{
-	return tb_window(TB_NONE, true, TB_CLOCK_CYCLES, n);
-}
-
-static noinline notrace __tb_own u64 tb_win_irq_ordered(u64 n)
-{
-	return tb_window(TB_IRQ, false, TB_CLOCK_ORDERED, n);
-}
-
-static noinline notrace __tb_own u64 tb_win_preempt_ordered(u64 n)
-{
-	return tb_window(TB_PREEMPT, false, TB_CLOCK_ORDERED, n);
-}
-
-static noinline notrace __tb_own u64 tb_win_irq_save_ordered(u64 n)
-{
-	return tb_window(TB_IRQ_SAVE, false, TB_CLOCK_ORDERED, n);
-}
-
-static noinline notrace __tb_own u64 tb_win_raw_irq_ordered(u64 n)
-{
-	return tb_window(TB_RAW_IRQ, false, TB_CLOCK_ORDERED, n);
-}
-
-static noinline notrace __tb_own u64 tb_win_raw_irq_save_ordered(u64 n)
-{
-	return tb_window(TB_RAW_IRQ_SAVE, false, TB_CLOCK_ORDERED, n);
-}
-
-static noinline notrace __tb_own u64 tb_win_preempt_notrace_ordered(u64 n)
-{
-	return tb_window(TB_PREEMPT_NOTRACE, false, TB_CLOCK_ORDERED, n);
-}
-
-static noinline notrace __tb_own u64 tb_win_none_ordered(u64 n)
-{
-	return tb_window(TB_NONE, false, TB_CLOCK_ORDERED, n);
-}
-
-static noinline notrace __tb_own u64 tb_win_irq_ordered_work(u64 n)
-{
-	return tb_window(TB_IRQ, true, TB_CLOCK_ORDERED, n);
-}
-
-static noinline notrace __tb_own u64 tb_win_preempt_ordered_work(u64 n)
-{
-	return tb_window(TB_PREEMPT, true, TB_CLOCK_ORDERED, n);
-}
-
-static noinline notrace __tb_own u64 tb_win_irq_save_ordered_work(u64 n)
-{
-	return tb_window(TB_IRQ_SAVE, true, TB_CLOCK_ORDERED, n);
-}
-
-static noinline notrace __tb_own u64 tb_win_raw_irq_ordered_work(u64 n)
-{
-	return tb_window(TB_RAW_IRQ, true, TB_CLOCK_ORDERED, n);
-}
-
-static noinline notrace __tb_own u64 tb_win_raw_irq_save_ordered_work(u64 n)
-{
-	return tb_window(TB_RAW_IRQ_SAVE, true, TB_CLOCK_ORDERED, n);
-}
-
-static noinline notrace __tb_own u64 tb_win_preempt_notrace_ordered_work(u64 n)
-{
-	return tb_window(TB_PREEMPT_NOTRACE, true, TB_CLOCK_ORDERED, n);
-}
-
-static noinline notrace __tb_own u64 tb_win_none_ordered_work(u64 n)
-{
-	return tb_window(TB_NONE, true, TB_CLOCK_ORDERED, n);
-}
-
-static noinline notrace __tb_own u64 tb_win_irq_ns(u64 n)
-{
-	return tb_window(TB_IRQ, false, TB_CLOCK_NS, n);
-}
-
-static noinline notrace __tb_own u64 tb_win_preempt_ns(u64 n)
-{
-	return tb_window(TB_PREEMPT, false, TB_CLOCK_NS, n);
-}
-
-static noinline notrace __tb_own u64 tb_win_irq_save_ns(u64 n)
-{
-	return tb_window(TB_IRQ_SAVE, false, TB_CLOCK_NS, n);
-}
-
-static noinline notrace __tb_own u64 tb_win_raw_irq_ns(u64 n)
-{
-	return tb_window(TB_RAW_IRQ, false, TB_CLOCK_NS, n);
-}
-
-static noinline notrace __tb_own u64 tb_win_raw_irq_save_ns(u64 n)
-{
-	return tb_window(TB_RAW_IRQ_SAVE, false, TB_CLOCK_NS, n);
-}
-
-static noinline notrace __tb_own u64 tb_win_preempt_notrace_ns(u64 n)
-{
-	return tb_window(TB_PREEMPT_NOTRACE, false, TB_CLOCK_NS, n);
-}
-
-static noinline notrace __tb_own u64 tb_win_none_ns(u64 n)
-{
-	return tb_window(TB_NONE, false, TB_CLOCK_NS, n);
-}
-
-static noinline notrace __tb_own u64 tb_win_irq_ns_work(u64 n)
-{
-	return tb_window(TB_IRQ, true, TB_CLOCK_NS, n);
-}
-
-static noinline notrace __tb_own u64 tb_win_preempt_ns_work(u64 n)
-{
-	return tb_window(TB_PREEMPT, true, TB_CLOCK_NS, n);
-}
-
-static noinline notrace __tb_own u64 tb_win_irq_save_ns_work(u64 n)
-{
-	return tb_window(TB_IRQ_SAVE, true, TB_CLOCK_NS, n);
-}
-
-static noinline notrace __tb_own u64 tb_win_raw_irq_ns_work(u64 n)
-{
-	return tb_window(TB_RAW_IRQ, true, TB_CLOCK_NS, n);
-}
-
-static noinline notrace __tb_own u64 tb_win_raw_irq_save_ns_work(u64 n)
-{
-	return tb_window(TB_RAW_IRQ_SAVE, true, TB_CLOCK_NS, n);
-}
-
-static noinline notrace __tb_own u64 tb_win_preempt_notrace_ns_work(u64 n)
-{
-	return tb_window(TB_PREEMPT_NOTRACE, true, TB_CLOCK_NS, n);
-}
-
-static noinline notrace __tb_own u64 tb_win_none_ns_work(u64 n)
-{
-	return tb_window(TB_NONE, true, TB_CLOCK_NS, n);
-}
-
 /*
  * When a measuring thread gives way and checks for a stop (pace.h): after
  * any window that ends with a reschedule pending, and when the countdown
@@ -828,12 +605,18 @@ static __always_inline int tb_sample_loop(u64 (*window)(u64 n),
 	return err;
 }
 
-typedef int (*tb_sample_fn)(struct tb_pacing *pacing, enum tb_prim prim,
-			    u64 overhead, u64 n, struct tb_hist *hist,
-			    struct tb_heap *heap, struct tb_sums *sums);
-
-/* tb_sample_NAME(): the loop of window tb_win_NAME() */
-#define TB_SAMPLER(name)						\
+/*
+ * Each window of windows.h: tb_win_NAME(), timing primitive TB_ID by
+ * TB_CLOCK_CLOCK, with tb_work() in each pair if @work, and its sampling
+ * loop tb_sample_NAME(). notrace: a window must not start with a call
+ * into ftrace either.
+ */
+#define TB_WINDOW(name, id, clock, work)				\
+static noinline notrace __tb_own u64 tb_win_##name(u64 n)		\
+{									\
+	return tb_window(TB_##id, work, TB_CLOCK_##clock, n);		\
+}									\
+									\
 static noinline __tb_own int						\
 tb_sample_##name(struct tb_pacing *pacing, enum tb_prim prim,		\
 		 u64 overhead, u64 n, struct tb_hist *hist,		\
@@ -843,112 +626,20 @@ tb_sample_##name(struct tb_pacing *pacing, enum tb_prim prim,		\
 			      hist, heap, sums);			\
 }
 
-TB_SAMPLER(irq)
-TB_SAMPLER(preempt)
-TB_SAMPLER(irq_save)
-TB_SAMPLER(raw_irq)
-TB_SAMPLER(raw_irq_save)
-TB_SAMPLER(preempt_notrace)
-TB_SAMPLER(none)
-TB_SAMPLER(irq_work)
-TB_SAMPLER(preempt_work)
-TB_SAMPLER(irq_save_work)
-TB_SAMPLER(raw_irq_work)
-TB_SAMPLER(raw_irq_save_work)
-TB_SAMPLER(preempt_notrace_work)
-TB_SAMPLER(none_work)
-TB_SAMPLER(irq_ordered)
-TB_SAMPLER(preempt_ordered)
-TB_SAMPLER(irq_save_ordered)
-TB_SAMPLER(raw_irq_ordered)
-TB_SAMPLER(raw_irq_save_ordered)
-TB_SAMPLER(preempt_notrace_ordered)
-TB_SAMPLER(none_ordered)
-TB_SAMPLER(irq_ordered_work)
-TB_SAMPLER(preempt_ordered_work)
-TB_SAMPLER(irq_save_ordered_work)
-TB_SAMPLER(raw_irq_ordered_work)
-TB_SAMPLER(raw_irq_save_ordered_work)
-TB_SAMPLER(preempt_notrace_ordered_work)
-TB_SAMPLER(none_ordered_work)
-TB_SAMPLER(irq_ns)
-TB_SAMPLER(preempt_ns)
-TB_SAMPLER(irq_save_ns)
-TB_SAMPLER(raw_irq_ns)
-TB_SAMPLER(raw_irq_save_ns)
-TB_SAMPLER(preempt_notrace_ns)
-TB_SAMPLER(none_ns)
-TB_SAMPLER(irq_ns_work)
-TB_SAMPLER(preempt_ns_work)
-TB_SAMPLER(irq_save_ns_work)
-TB_SAMPLER(raw_irq_ns_work)
-TB_SAMPLER(raw_irq_save_ns_work)
-TB_SAMPLER(preempt_notrace_ns_work)
-TB_SAMPLER(none_ns_work)
+#include "windows.h"
+#undef TB_WINDOW
 
-/* [clock][do_work][primitive] */
+typedef int (*tb_sample_fn)(struct tb_pacing *pacing, enum tb_prim prim,
+			    u64 overhead, u64 n, struct tb_hist *hist,
+			    struct tb_heap *heap, struct tb_sums *sums);
+
+#define TB_WINDOW(name, id, clock, work)				\
+	[TB_CLOCK_##clock][work][TB_##id] = tb_sample_##name,
 static const tb_sample_fn tb_samplers[TB_NR_CLOCKS][2][TB_NR_PRIMS] = {
-	[TB_CLOCK_CYCLES] = {
-		{
-			[TB_IRQ] = tb_sample_irq,
-			[TB_PREEMPT] = tb_sample_preempt,
-			[TB_IRQ_SAVE] = tb_sample_irq_save,
-			[TB_RAW_IRQ] = tb_sample_raw_irq,
-			[TB_RAW_IRQ_SAVE] = tb_sample_raw_irq_save,
-			[TB_PREEMPT_NOTRACE] = tb_sample_preempt_notrace,
-			[TB_NONE] = tb_sample_none,
-		},
-		{
-			[TB_IRQ] = tb_sample_irq_work,
-			[TB_PREEMPT] = tb_sample_preempt_work,
-			[TB_IRQ_SAVE] = tb_sample_irq_save_work,
-			[TB_RAW_IRQ] = tb_sample_raw_irq_work,
-			[TB_RAW_IRQ_SAVE] = tb_sample_raw_irq_save_work,
-			[TB_PREEMPT_NOTRACE] = tb_sample_preempt_notrace_work,
-			[TB_NONE] = tb_sample_none_work,
-		},
-	},
-	[TB_CLOCK_ORDERED] = {
-		{
-			[TB_IRQ] = tb_sample_irq_ordered,
-			[TB_PREEMPT] = tb_sample_preempt_ordered,
-			[TB_IRQ_SAVE] = tb_sample_irq_save_ordered,
-			[TB_RAW_IRQ] = tb_sample_raw_irq_ordered,
-			[TB_RAW_IRQ_SAVE] = tb_sample_raw_irq_save_ordered,
-			[TB_PREEMPT_NOTRACE] = tb_sample_preempt_notrace_ordered,
-			[TB_NONE] = tb_sample_none_ordered,
-		},
-		{
-			[TB_IRQ] = tb_sample_irq_ordered_work,
-			[TB_PREEMPT] = tb_sample_preempt_ordered_work,
-			[TB_IRQ_SAVE] = tb_sample_irq_save_ordered_work,
-			[TB_RAW_IRQ] = tb_sample_raw_irq_ordered_work,
-			[TB_RAW_IRQ_SAVE] = tb_sample_raw_irq_save_ordered_work,
-			[TB_PREEMPT_NOTRACE] = tb_sample_preempt_notrace_ordered_work,
-			[TB_NONE] = tb_sample_none_ordered_work,
-		},
-	},
-	[TB_CLOCK_NS] = {
-		{
-			[TB_IRQ] = tb_sample_irq_ns,
-			[TB_PREEMPT] = tb_sample_preempt_ns,
-			[TB_IRQ_SAVE] = tb_sample_irq_save_ns,
-			[TB_RAW_IRQ] = tb_sample_raw_irq_ns,
-			[TB_RAW_IRQ_SAVE] = tb_sample_raw_irq_save_ns,
-			[TB_PREEMPT_NOTRACE] = tb_sample_preempt_notrace_ns,
-			[TB_NONE] = tb_sample_none_ns,
-		},
-		{
-			[TB_IRQ] = tb_sample_irq_ns_work,
-			[TB_PREEMPT] = tb_sample_preempt_ns_work,
-			[TB_IRQ_SAVE] = tb_sample_irq_save_ns_work,
-			[TB_RAW_IRQ] = tb_sample_raw_irq_ns_work,
-			[TB_RAW_IRQ_SAVE] = tb_sample_raw_irq_save_ns_work,
-			[TB_PREEMPT_NOTRACE] = tb_sample_preempt_notrace_ns_work,
-			[TB_NONE] = tb_sample_none_ns_work,
-		},
-	},
+#include "windows.h"
 };
+
+#undef TB_WINDOW
 
 /*
  * Record @n timings of @prim less @overhead: in the histogram and heap
