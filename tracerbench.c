@@ -239,7 +239,7 @@ static DEFINE_MUTEX(tb_results_lock);
 
 /*
  * A CPU's working memory for a run, on the CPU's node. Its size does not
- * depend on nr_samples: see "Memory use" in the README.
+ * depend on nr_samples: see "Memory use" in doc/interface.md.
  */
 struct tb_cpu_buf {
 	struct tb_hist calibration;	/* one round's empty windows */
@@ -1571,7 +1571,7 @@ static int tb_result_get(void *data, u64 *val)
 	return 0;
 }
 DEFINE_DEBUGFS_ATTRIBUTE(tb_result_fops, tb_result_get, NULL, "%llu\n");
-/* The mean can be below 0: see "What the figures estimate" in the README. */
+/* The mean can be below 0: see "Reading the statistics" in doc/statistics.md. */
 DEFINE_DEBUGFS_ATTRIBUTE(tb_result_signed_fops, tb_result_get, NULL,
 			 "%lld\n");
 

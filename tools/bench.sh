@@ -3,7 +3,7 @@
 #
 # bench.sh: measure tracerbench on any kernels, in every state each has,
 # in rounds, and keep everything in one results directory for
-# tools/report.py. See "Measuring tracepoint cost" in README.md.
+# tools/report.py. See doc/bench.md.
 #
 # Each round boots every kernel once (kernels with the same image share a
 # boot) and, in each boot, runs the benchmark once per state and label.
@@ -35,7 +35,7 @@ options:
   --arch ARCH      the guests' architecture: $(tb_all_archs | tr '\n' ' ')
                    (default x86_64; see tools/arch/)
   --out DIR        results directory (default .out/bench-DATE-TIME)
-  --rounds N       rounds (default 12: see README.md, "Rounds")
+  --rounds N       rounds (default 12: see doc/bench.md, "Rounds")
   --states LIST    among out,off,on (default: every state a kernel has)
   --icount         exact guest clock: -icount shift=0,sleep=off
   --nr-samples N   samples per primitive per CPU and run (default 10000)

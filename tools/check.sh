@@ -1234,6 +1234,43 @@ case " $parts " in
 	fi ;;
 esac
 
+# The pasted outputs of README.md and doc/ against what the tools print
+# now (tools/docs.py): those of the parts this run ran, and make run, a
+# minute's boot, with x86-64's Debian kernels; and the links between the
+# documents. tools/unit/docs_test.py shows the comparison can fail.
+check_docs()
+{
+	local d=$TB_OUT/docs docs
+
+	docs="$TB_TOP/README.md $(ls "$TB_TOP"/doc/*.md)"
+	rm -rf "$d" && mkdir -p "$d" || return
+	/usr/bin/python3 "$TB_TOP/tools/unit/docs_test.py" >"$d/unit.log" 2>&1
+	collect_summary "docs unit" "$d/unit.log"
+	/usr/bin/python3 "$TB_TOP/tools/docs.py" links $docs | sed 's/^/[docs] /'
+	result "${PIPESTATUS[0]}" "docs: no dead link between README.md and doc/"
+	case " $parts " in
+	*" x86_64:debian "*)
+		(cd "$TB_TOP" && make --no-print-directory run) \
+			>"$d/make-run.txt" 2>"$d/make-run.err" ;;
+	esac
+	case " $parts " in
+	*" x86_64:built "*)
+		"$TB_TOP/tools/report.py" --reference trace.off \
+			"$TB_OUT/bench-icount" >"$d/bench-icount.txt"
+		"$TB_TOP/tools/report.py" --alpha 0.001 "$TB_OUT/bench-tcg" \
+			>"$d/bench-tcg.txt"
+		cp "$TB_OUT/compare.log" "$d/compare.txt" ;;
+	esac
+	case " $parts " in
+	*" arm64:built "*)
+		cp "$TB_OUT/compare-arm64.log" "$d/compare-arm64.txt" ;;
+	esac
+	/usr/bin/python3 "$TB_TOP/tools/docs.py" outputs "$d" $docs \
+		>"$d/outputs.log" 2>&1
+	collect_summary docs "$d/outputs.log"
+}
+check_docs
+
 echo "# make check took $((SECONDS - start)) s"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -46,7 +46,7 @@ REPORT_SCHEMA = 1
 # at most 500 ppm (MAXFREQ). Two runs of one counter, in any boots, then
 # measure rates at most 2 * (500 + 500) ppm apart. Under icount x86's TSC
 # counts exactly 10^9 a second of guest time, and runs measured it at
-# 1000006982 to 1000007191 Hz (the README's compare.sh table): 7 ppm
+# 1000006982 to 1000007191 Hz (compare.sh --icount on x86-64): 7 ppm
 # from the truth, 0.2 ppm between boots. Rates further apart than this are
 # different counters; within it ticks are taken as one unit, which may
 # leave an error of that share of a figure (--ns leaves none).

@@ -7,7 +7,7 @@
 # Needs only a POSIX shell and awk (busybox will do), and tracerbench
 # loaded: tools/bench.sh runs it in its QEMU guests, and it runs as it is
 # on a real machine (tools/bench.sh --host, or by hand on one that has no
-# bash). See "Measuring tracepoint cost" in README.md.
+# bash). See doc/bench.md.
 #
 #   --rounds N        rounds (default 12)
 #   --first-round N   number of the first round (default 1)

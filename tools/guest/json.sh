@@ -14,8 +14,8 @@
 #
 # The summary's figures, the histograms and the per-CPU rows are numbers,
 # and so are meta's round, seq, pos and boot_pos; everything else is a
-# string. "schema" counts changes to the document's meaning (README.md,
-# "The report"). POSIX sh and awk only, so that it runs where collect.sh
+# string. "schema" counts changes to the document's meaning (doc/bench.md,
+# "Results"). POSIX sh and awk only, so that it runs where collect.sh
 # does.
 
 out=${1:?usage: json.sh OUTDIR}

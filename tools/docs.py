@@ -1,0 +1,170 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Keep the documentation true to the tree:
+#
+#   tools/docs.py links FILE...
+#	every relative link of the markdown FILEs names a file that exists
+#	and, where it has an #anchor into a markdown file, one of its headings
+#   tools/docs.py outputs DIR FILE...
+#	every pasted output in the FILEs, a fenced block right after a line
+#	<!-- output: NAME MODE -->, matches DIR/NAME.txt, a fresh output of
+#	the tool; a block whose NAME.txt is missing is skipped, and said so
+#
+# MODE is "exact", for outputs that repeat to the instruction (icount):
+# every line byte for byte, or "masked", for outputs timed in plain TCG:
+# the same lines with every number masked and runs of blanks squeezed.
+# In both, the block's "$ command" lines (with their "\" continuations)
+# are not output and are left out, and a line saying where and when it
+# ran (the host's CPU and load, the measured counter_hz, the paths) need
+# only be such a line in both. Prints a line per problem and, last,
+# "N passed, N failed"; exits 1 on any failure.
+import os
+import re
+import sys
+
+ENV = re.compile(r"host CPU|counter_hz")
+NUMBER = re.compile(r"[-+]?[0-9]+(?:\.[0-9]+)?(?:e[-+]?[0-9]+)?")
+MARK = re.compile(r"^<!-- output: ([A-Za-z0-9_.-]+) (exact|masked) -->$")
+LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def slug(heading):
+    """GitHub's anchor of a heading: lower case, no punctuation but - and
+    _, blanks as -."""
+    s = heading.strip().lower()
+    s = re.sub(r"[^\w\- ]", "", s)
+    return s.replace(" ", "-")
+
+
+def headings(path):
+    out = set()
+    fence = False
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("```"):
+                fence = not fence
+            elif not fence and line.startswith("#"):
+                out.add(slug(line.lstrip("#")))
+    return out
+
+
+def check_links(files):
+    bad = 0
+    for path in files:
+        fence = False
+        with open(path, encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                if line.startswith("```"):
+                    fence = not fence
+                if fence:
+                    continue
+                for target in LINK.findall(line):
+                    if re.match(r"[a-z]+:", target):
+                        continue
+                    name, _, anchor = target.partition("#")
+                    dest = (os.path.normpath(os.path.join(
+                        os.path.dirname(path), name)) if name else path)
+                    why = None
+                    if not os.path.exists(dest):
+                        why = "no such file"
+                    elif anchor and dest.endswith(".md") and \
+                            anchor not in headings(dest):
+                        why = "no such heading"
+                    if why:
+                        print(f"{path}:{n}: dead link {target}: {why}")
+                        bad += 1
+    return bad
+
+
+def blocks(path):
+    """(line, NAME, MODE, [lines]) of each marked block of path"""
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    i = 0
+    while i < len(lines):
+        m = MARK.match(lines[i])
+        if m and i + 1 < len(lines) and lines[i + 1].startswith("```"):
+            j = i + 2
+            while j < len(lines) and lines[j] != "```":
+                j += 1
+            yield i + 1, m.group(1), m.group(2), lines[i + 2:j]
+            i = j
+        elif m:
+            yield i + 1, m.group(1), m.group(2), None
+        i += 1
+
+
+def output_lines(block):
+    """the block less its "$ command" lines and their continuations"""
+    out = []
+    cont = False
+    for line in block:
+        if cont or line.startswith("$ "):
+            cont = line.endswith("\\")
+            continue
+        out.append(line)
+    return out
+
+
+def norm(line, mode):
+    if mode == "masked":
+        line = re.sub(r"\s+", " ", NUMBER.sub("N", line)).strip()
+    return line
+
+
+def differ(doc, fresh, mode):
+    """the first difference of two outputs, or None"""
+    for n in range(max(len(doc), len(fresh))):
+        a = doc[n] if n < len(doc) else "(nothing)"
+        b = fresh[n] if n < len(fresh) else "(nothing)"
+        if ENV.search(a) and ENV.search(b):
+            continue
+        if norm(a, mode) != norm(b, mode):
+            return f"line {n + 1}:\n  doc:   {a}\n  fresh: {b}"
+    return None
+
+
+def check_outputs(outdir, files):
+    passed = failed = 0
+    for path in files:
+        for line, name, mode, block in blocks(path):
+            where = f"{path}:{line}: {name} ({mode})"
+            if block is None:
+                print(f"not ok - {where}: no fenced block after the mark")
+                failed += 1
+                continue
+            fresh = os.path.join(outdir, name + ".txt")
+            if not os.path.exists(fresh):
+                print(f"# skip {where}: no {fresh}")
+                continue
+            with open(fresh, encoding="utf-8") as f:
+                text = f.read()
+            diff = differ(output_lines(block),
+                          text[:-1].split("\n") if text.endswith("\n")
+                          else text.split("\n"), mode)
+            if diff:
+                print(f"not ok - {where} differs from {fresh}, {diff}")
+                failed += 1
+            else:
+                print(f"ok - {where} is what the tool prints")
+                passed += 1
+    return passed, failed
+
+
+def main(argv):
+    if len(argv) >= 2 and argv[0] == "links":
+        bad = check_links(argv[1:])
+        print(f"{0 if bad else 1} passed, {1 if bad else 0} failed")
+        return 1 if bad else 0
+    if len(argv) >= 3 and argv[0] == "outputs":
+        passed, failed = check_outputs(argv[1], argv[2:])
+        print(f"{passed} passed, {failed} failed")
+        return 1 if failed else 0
+    print("usage: tools/docs.py links FILE...\n"
+          "       tools/docs.py outputs DIR FILE...", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

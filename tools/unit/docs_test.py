@@ -1,0 +1,131 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""tools/docs.py on made-up documents and outputs: a pasted block that
+matches passes, one that differs fails, in both modes, and a dead link
+is found. KTAP on stdout, then "N passed, N failed"; exits 1 on any
+failure."""
+
+import contextlib
+import importlib.util
+import io
+import os
+import sys
+import tempfile
+
+spec = importlib.util.spec_from_file_location(
+    "docs", os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                         "..", "docs.py"))
+docs = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(docs)
+
+DOC = """# Title
+
+## A section
+
+<!-- output: tool MODE -->
+```
+$ tools/tool.sh --long \\
+      --option
+tracerbench on host, counter_hz 2596260564
+irq        52      43.442
+preempt     0       5.192
+```
+"""
+
+OUT = """tracerbench on host, counter_hz 999
+irq        52      43.442
+preempt     0       5.192
+"""
+
+# name, mode, fresh output, links in the doc, passed and failed wanted
+CASES = [
+    ("exact: the same output passes", "exact", OUT, (1, 0)),
+    ("exact: a number changed fails", "exact",
+     OUT.replace("43.442", "43.443"), (0, 1)),
+    ("exact: a column's width changed fails", "exact",
+     OUT.replace("52      43", "52     43"), (0, 1)),
+    ("exact: a line more fails", "exact", OUT + "none 0 0\n", (0, 1)),
+    ("masked: other numbers and widths pass", "masked",
+     OUT.replace("43.442", "1043.5").replace("52 ", "7 "), (1, 0)),
+    ("masked: a word changed fails", "masked",
+     OUT.replace("preempt", "preempt_notrace"), (0, 1)),
+    ("masked: a line less fails", "masked",
+     "\n".join(OUT.split("\n")[:2]) + "\n", (0, 1)),
+    ("an environment line need only be one in both", "exact",
+     OUT.replace("on host", "on another host"), (1, 0)),
+]
+
+
+def run_outputs(mode, fresh):
+    with tempfile.TemporaryDirectory() as d:
+        doc = os.path.join(d, "doc.md")
+        with open(doc, "w") as f:
+            f.write(DOC.replace("MODE", mode))
+        with open(os.path.join(d, "tool.txt"), "w") as f:
+            f.write(fresh)
+        with contextlib.redirect_stdout(io.StringIO()):
+            return docs.check_outputs(d, [doc])
+
+
+def run_links(text, other):
+    with tempfile.TemporaryDirectory() as d:
+        doc = os.path.join(d, "doc.md")
+        with open(doc, "w") as f:
+            f.write(text)
+        with open(os.path.join(d, "other.md"), "w") as f:
+            f.write(other)
+        with contextlib.redirect_stdout(io.StringIO()):
+            return docs.check_links([doc])
+
+
+LINKS = [
+    ("a link to a file and its heading", "[x](other.md#the-reports-figures)",
+     "## The report's figures\n", 0),
+    ("a link to a missing file is dead", "[x](missing.md)", "", 1),
+    ("a link to a missing heading is dead", "[x](other.md#nowhere)",
+     "## Somewhere\n", 1),
+    ("a link to a heading of its own file", "## Here\n\n[x](#here)", "", 0),
+    ("a heading inside a code block is no heading",
+     "[x](other.md#not-one)", "```\n# not one\n```\n", 1),
+    ("a web link is left alone", "[x](https://example.org/a#b)", "", 0),
+]
+
+
+def main():
+    passed = failed = 0
+    n = 0
+    print("KTAP version 1")
+    print(f"1..{len(CASES) + len(LINKS) + 1}")
+    for name, mode, fresh, want in CASES:
+        n += 1
+        got = run_outputs(mode, fresh)
+        ok = got == want
+        print(f"{'ok' if ok else 'not ok'} {n} {name}"
+              + ("" if ok else f" # got {got}, want {want}"))
+        passed += ok
+        failed += not ok
+    for name, text, other, want in LINKS:
+        n += 1
+        got = run_links(text, other)
+        ok = got == want
+        print(f"{'ok' if ok else 'not ok'} {n} {name}"
+              + ("" if ok else f" # got {got} dead, want {want}"))
+        passed += ok
+        failed += not ok
+    n += 1
+    with tempfile.TemporaryDirectory() as d:
+        doc = os.path.join(d, "doc.md")
+        with open(doc, "w") as f:
+            f.write(DOC.replace("MODE", "exact"))
+        with contextlib.redirect_stdout(io.StringIO()):
+            got = docs.check_outputs(d, [doc])
+    ok = got == (0, 0)
+    print(f"{'ok' if ok else 'not ok'} {n} a block without a fresh output is skipped")
+    passed += ok
+    failed += not ok
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
