@@ -658,37 +658,47 @@ check_tracepoint_nop()
 }
 
 # The comparison tool, end to end: every state measured, and the events
-# cost what the trace suite says they cost.
+# cost what the trace suite says they cost: on at least TP_RATIO (5, or
+# the arch's tp_ratio) times off for irq and preempt; the hooks nothing
+# where the tracepoints are compiled out, something where they are in.
 check_compare()
 {
-	local log=$TB_OUT/compare$([ "$TB_ARCH" = x86_64 ] || echo "-$TB_ARCH").log
+	local name dir log ratio
 
+	name=compare$([ "$TB_ARCH" = x86_64 ] || echo "-$TB_ARCH")
+	dir=$TB_OUT/$name log=$TB_OUT/$name.log
+	rm -rf "$dir"
 	"$TB_TOP/tools/compare.sh" --arch "$TB_ARCH" --icount --rounds 2 \
-		>"$log" 2>&1
-	local rc=$? ratio
+		--out "$dir" >"$log" 2>&1
+	local rc=$?
 
-	# the events' least on/off ratio, 5 unless the arch says (arm64.conf)
 	ratio=$(tb_arch_param tp_ratio 5)
 	sed "s/^/[$(tb_name compare)] /" "$log"
-	[ $rc = 0 ] || return 1
-	awk '($1 == "irq" || $1 == "preempt" || $1 == "irq_save") &&
-	    $2 ~ /^(raw_|preempt_notrace)/ {
-		# the hook table: none without the tracepoints, some with
-		hooks++
-		if ($3 != 0 || $6 == "-" || ($1 != "irq_save" && $6 <= 0))
-			bad = 1
-		next
-	}
-	$1 == "irq" || $1 == "preempt" || $1 == "irq_save" {
-		rows++
-		# the ratios to "compiled out" are undefined where it reads
-		# 0, as on arm64, whose tick is 16 instructions
-		if ($(NF - 1) == "-" ||
-		    ($2 != 0 && ($(NF - 2) == "-" || $NF == "-")))
-			bad = 1
-		if ($1 != "irq_save" && $(NF - 1) < ratio)
-			bad = 1
-	} END { exit rows != 3 || hooks != 3 || bad }' ratio="$ratio" "$log"
+	[ $rc = 0 ] && report_json "$dir" notrace.out "$dir/report.json" || return 1
+	$PY - "$dir/report.json" "$ratio" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ratio = float(sys.argv[2])
+bad = []
+for t in d["tables"]:
+    p = t["primitive"]
+    rows = {r["row"]: r for r in t["rows"]}
+    if set(rows) != {"notrace.out", "trace.off", "trace.on"}:
+        bad.append(f"{p}: rows {sorted(rows)}")
+        continue
+    out, off, on = rows["notrace.out"], rows["trace.off"], rows["trace.on"]
+    if out["hook"] != 0:
+        bad.append(f"{p}: hook {out['hook']} compiled out")
+    if p != "irq_save" and not off["hook"] > 0:
+        bad.append(f"{p}: hook {off['hook']} with the events off")
+    if p != "irq_save" and not on["median"] >= ratio * off["median"]:
+        bad.append(f"{p}: on {on['median']} below {ratio} x off {off['median']}")
+    print(f"[compare] {p}: out {out['median']}, off {off['median']}, "
+          f"on {on['median']}; hooks {out['hook']}, {off['hook']}, {on['hook']}")
+for b in bad:
+    print(f"[compare] {b}")
+sys.exit(1 if bad or len(d["tables"]) != 3 else 0)
+PYEOF
 }
 
 # tools/bench.sh and tools/report.py, end to end. A patch series' question
@@ -788,7 +798,7 @@ check_figures()
 
 	shift
 	for what in cdf per_cpu; do
-		for prim in irq preempt irq_save raw_irq raw_irq_save preempt_notrace none; do
+		for prim in $(tb_prims); do
 			for row in "$@"; do
 				grep -q "id=\"$what-$prim-$row\"" "$dir/$what.svg" && continue
 				echo "[bench] $dir/$what.svg lacks the series $what-$prim-$row"
@@ -1259,11 +1269,12 @@ check_docs()
 			"$TB_OUT/bench-icount" >"$d/bench-icount.txt"
 		"$TB_TOP/tools/report.py" --alpha 0.001 "$TB_OUT/bench-tcg" \
 			>"$d/bench-tcg.txt"
-		cp "$TB_OUT/compare.log" "$d/compare.txt" ;;
+		"$TB_TOP/tools/report.py" "$TB_OUT/compare" >"$d/compare.txt" ;;
 	esac
 	case " $parts " in
 	*" arm64:built "*)
-		cp "$TB_OUT/compare-arm64.log" "$d/compare-arm64.txt" ;;
+		"$TB_TOP/tools/report.py" "$TB_OUT/compare-arm64" \
+			>"$d/compare-arm64.txt" ;;
 	esac
 	/usr/bin/python3 "$TB_TOP/tools/docs.py" outputs "$d" $docs \
 		>"$d/outputs.log" 2>&1
