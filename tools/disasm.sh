@@ -60,20 +60,23 @@ AArch64)	arch=arm64 objdump=aarch64-linux-gnu-objdump
 esac
 command -v $objdump >/dev/null || { echo "disasm: no $objdump" >&2; exit 2; }
 
-# The windows the module must have: every primitive, the empty one
-# ("none") included, for each clock, without and with work. Primitives longest
-# first, so that a name's prefix picks the right one.
-PRIMS="raw_irq_save preempt_notrace irq_save raw_irq preempt irq none"
-CLOCKS="cycles ordered ns"
+# The windows the module must have, as prims.h and windows.h define them:
+# every primitive, the empty one ("none") included, for each clock,
+# without and with work. Primitives longest first, so that a name's prefix
+# picks the right one.
+top=$(cd "$(dirname "$0")/.." && pwd)
+PRIMS=$(sed -n 's/^TB_PRIM([A-Z_]*, \([a-z_]*\))$/\1/p' "$top/prims.h" |
+	awk '{ print length($0), $0 }' | sort -rn | cut -d ' ' -f 2)
+SUFFIXES=$(sed -n 's/^#define TB_PRIM(id, name)\tTB_WINDOW(name\(##\([a-z_]*\)\)\{0,1\},.*/\2/p' \
+	"$top/windows.h")
 WINDOWS=
 for p in $PRIMS; do
-	for c in $CLOCKS; do
-		[ $c = cycles ] && c=
-		for w in "" _work; do
-			WINDOWS="$WINDOWS tb_win_$p${c:+_$c}$w"
-		done
+	for s in "" $SUFFIXES; do
+		WINDOWS="$WINDOWS tb_win_$p$s"
 	done
 done
+[ -n "$PRIMS" ] && [ "$(echo $WINDOWS | wc -w)" -gt "$(echo $PRIMS | wc -w)" ] ||
+	{ echo "disasm: cannot read the windows from prims.h and windows.h" >&2; exit 2; }
 
 # Every window must be there, so that the check cannot pass on nothing.
 syms=$($nm "$ko") || exit 2

@@ -358,6 +358,12 @@ tb_make_initramfs()
 	return $rc
 }
 
+# tb_prims: the primitives' names, in the module's order (prims.h)
+tb_prims()
+{
+	sed -n 's/^TB_PRIM([A-Z_]*, \([a-z_]*\))$/\1/p' "$TB_TOP/prims.h"
+}
+
 # Guest size; the long suite asks for a small one.
 TB_CPUS=${TB_CPUS:-4}
 TB_MEM=${TB_MEM:-1G}

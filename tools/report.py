@@ -24,11 +24,20 @@ import hashlib
 import json
 import math
 import os
+import re
 import signal
 import sys
 
-PRIMS = ["irq", "preempt", "irq_save", "raw_irq", "raw_irq_save",
-         "preempt_notrace", "none"]
+
+def read_prims():
+    """The primitives' names, in the module's order, from its prims.h."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                        "prims.h")
+    with open(path) as f:
+        return re.findall(r"^TB_PRIM\([A-Z_]+, ([a-z_]+)\)$", f.read(), re.M)
+
+
+PRIMS = read_prims()
 RAW = {"irq": "raw_irq", "irq_save": "raw_irq_save",
        "preempt": "preempt_notrace"}
 STATE_ORDER = {"out": 0, "off": 1, "on": 2}
