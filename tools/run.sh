@@ -10,18 +10,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 k=${TB_ARCH_PLAIN:-6.12}
-TB_KERNELS=
-tb_is_built $k || TB_KERNELS=$k
-tb_install || exit 1
-mkdir -p "$TB_OUT"
-if tb_is_built $k && ! tb_build_kernel $k; then
-	echo "tracerbench: building the kernel failed: $(tb_kernel_dir $k)/build.log" >&2
-	exit 1
-fi
-if ! tb_build_module $k; then
-	cat "$(dirname "$(tb_module $k)")/build.log"
-	exit 1
-fi
+tb_prepare $k || exit 1
 tb_make_initramfs $k "$TB_OUT/initrd-run.cpio.gz" || exit 1
 tb_boot $k "$TB_OUT/initrd-run.cpio.gz" show 300 "$TB_OUT/run"
 if ! grep -q '^irq_save' "$TB_OUT/run.ktap" 2>/dev/null; then
