@@ -289,7 +289,7 @@ check_now_us()
 		in=${case%:*}
 		want=${case#*:}
 		got=$(busybox sh -c "$(sed -n '/^now_us()$/,/^}$/p' \
-			"$TB_TOP/tools/guest/suite.sh")
+			"$TB_TOP/tools/guest/ktap.sh")
 			unset EPOCHREALTIME
 			EPOCHREALTIME=$in
 			now_us t && echo \$t" 2>&1)

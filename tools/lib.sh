@@ -349,6 +349,8 @@ tb_make_initramfs()
 			"$TB_TOP"/tools/guest/json.sh "$root"/tb/tools/guest/ &&
 		cp "$TB_TOP"/tools/guest/init "$root"/init &&
 		cp "$TB_TOP"/tools/guest/*.sh "$root"/tests/ &&
+		cp -R "$TB_TOP"/tools/guest/tests "$TB_TOP"/tools/guest/jobs \
+			"$root"/tests/ &&
 		cp "${3:-$(tb_module "$1")}" "$root"/tracerbench.ko &&
 		{ [ $# -le 3 ] || cp "${@:4}" "$root"/; } &&
 		chmod +x "$root"/init "$root"/tests/*.sh &&

@@ -7,7 +7,7 @@
 # preemptirq tracepoints, every round is a run with them off and one with
 # them on, interleaved so that drift hits both states alike; elsewhere the
 # state is "out" (compiled out). Needs tracerbench loaded; used in the guest
-# by suite.sh and on a real machine by tools/compare.sh --host.
+# by jobs/compare.sh and on a real machine by tools/compare.sh --host.
 
 TB=${TB:-/sys/kernel/debug/tracerbench}
 TRACING=${TRACING:-/sys/kernel/tracing}

@@ -1,0 +1,203 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The shared part of the in-guest suites, sourced by suite.sh first: KTAP
+# results and checks, the kernel command line's tb.* parameters, and the
+# module's paths, files and load and unload.
+
+TB=/sys/kernel/debug/tracerbench
+MODULE=/tracerbench.ko
+PREEMPTIRQ=/sys/kernel/tracing/events/preemptirq
+KMEMLEAK=/sys/kernel/debug/kmemleak
+PRIMS="irq preempt irq_save raw_irq raw_irq_save preempt_notrace none"
+STATS="median average max max_avg percentile"
+PARAMS="nr_samples nr_highest do_work batch cpus clock"
+# the largest nr_samples (2^40), nr_highest and batch
+MAX_SAMPLES=1099511627776
+MAX_HIGHEST=1024
+MAX_BATCH=10000
+
+nr_tests=0
+nr_failed=0
+
+diag()
+{
+	echo "# $*"
+}
+
+# ktap_result STATUS NAME
+ktap_result()
+{
+	nr_tests=$((nr_tests + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $nr_tests $2"
+	else
+		nr_failed=$((nr_failed + 1))
+		echo "not ok $nr_tests $2"
+	fi
+}
+
+# now_us VAR: set VAR to the wall clock in microseconds. Not just
+# EPOCHREALTIME without its dot: a guest whose kernel has no RTC driver
+# (arm64's: virt's PL031 is not built) starts at 0, and 0.898685 would
+# make 0898685, which the shell's arithmetic refuses as octal.
+now_us()
+{
+	local now_us_t=$EPOCHREALTIME now_us_frac
+
+	now_us_frac=${now_us_t#*.}
+	now_us_frac=${now_us_frac#"${now_us_frac%%[!0]*}"}
+	eval "$1=$((${now_us_t%.*} * 1000000 + ${now_us_frac:-0}))"
+}
+
+# run_test NAME COMMAND...: one KTAP line for COMMAND's exit status, then
+# the time it took if that was a second or more, so that a slow guest's
+# log shows where the time went ("took" first: a test named "kunit: ..."
+# must not pass for a line of the KUnit log). The names are ones no test uses: ash's
+# locals are seen, and set, by the functions called.
+run_test()
+{
+	local run_test_start run_test_end run_test_ms
+
+	now_us run_test_start
+	name=$1
+	shift
+	"$@"
+	ktap_result $? "$name"
+	now_us run_test_end
+	run_test_ms=$(((run_test_end - run_test_start) / 1000))
+	[ $run_test_ms -lt 1000 ] || diag "took" \
+		"$((run_test_ms / 1000)).$((run_test_ms % 1000 / 100)) s: $name"
+}
+
+# The errno of one write of $2 to $1, or of one read of $1: a name or OK.
+write_errno()
+{
+	/tests/tbio write "$1" "$2"
+}
+
+read_errno()
+{
+	/tests/tbio read "$1"
+}
+
+# expect WHAT GOT WANT
+expect()
+{
+	[ "$2" = "$3" ] && return 0
+	diag "$1: got '$2', want '$3'"
+	return 1
+}
+
+# expect_le WHAT A B: A <= B
+expect_le()
+{
+	[ "$2" -le "$3" ] && return 0
+	diag "$1: $2 > $3"
+	return 1
+}
+
+# cmdline_param NAME DEFAULT: tb.NAME= from the kernel command line
+cmdline_param()
+{
+	v=$(sed -n "s/.*tb\.$1=\([^ ]*\).*/\1/p" /proc/cmdline)
+	echo "${v:-$2}"
+}
+
+# How many ticks two exact (icount) medians of the same thing may differ
+# by: 0, or tb.tick_slack=. On arm64 a tick is 16 instructions, and a pair
+# that takes a whole number of ticks and a half (irq with the events off:
+# 75.5) reads as either neighbour, as the phase of its windows against the
+# counter falls; that phase moves with the guest's I/O even under icount,
+# so two runs' medians differ by one tick now and then. arm64.conf asks
+# for 1.
+TICK_SLACK=$(cmdline_param tick_slack 0)
+
+# expect_ticks WHAT GOT WANT: the same lists of integer medians, or with
+# each pair within TICK_SLACK ticks
+expect_ticks()
+{
+	local what=$1 got=$2 want=$3 g
+
+	[ "$got" = "$want" ] && return 0
+	set -- $want
+	for g in $got; do
+		[ $# -gt 0 ] && [ $((g - $1)) -le "$TICK_SLACK" ] &&
+			[ $(($1 - g)) -le "$TICK_SLACK" ] || { set -- x; break; }
+		shift
+	done
+	if [ $# = 0 ]; then
+		diag "$what: got '$got', want '$want', within $TICK_SLACK tick(s)"
+		return 0
+	fi
+	diag "$what: got '$got', want '$want'"
+	return 1
+}
+
+set_defaults()
+{
+	echo 10000 >$TB/nr_samples && echo 100 >$TB/nr_highest &&
+		echo 0 >$TB/do_work && echo all >$TB/cpus &&
+		echo cycles >$TB/clock && echo 1 >$TB/batch
+}
+
+# summary_key KEY: KEY's value in the summary
+summary_key()
+{
+	awk -v k="$1" '$1 == k { print $2 }' $TB/summary
+}
+
+# Completed benchmarks: the state that says whether a run happened.
+runs()
+{
+	summary_key run
+}
+
+online_cpus()
+{
+	cat /sys/devices/system/cpu/online
+}
+
+# The CPUs of a cpulist, one per line: "0-2,5" gives 0 1 2 5.
+expand_cpulist()
+{
+	echo "$1" | tr , '\n' | while IFS=- read -r lo hi; do
+		seq "$lo" "${hi:-$lo}"
+	done
+}
+
+load()
+{
+	[ -d $TB ] || insmod $MODULE
+}
+
+unload()
+{
+	[ -d $TB ] || return 0
+	rmmod tracerbench
+}
+
+# pid_of COMM: the PID of the task named COMM
+pid_of()
+{
+	local f
+	for f in /proc/[0-9]*/comm; do
+		[ "$(cat "$f" 2>/dev/null)" = "$1" ] || continue
+		f=${f#/proc/}
+		echo "${f%/comm}"
+		return 0
+	done
+	return 1
+}
+
+# thread_pid CPU: the PID of tracerbench's thread on CPU
+thread_pid()
+{
+	pid_of "tracerbench/$1"
+}
+
+medians()
+{
+	for p in $PRIMS; do
+		printf '%s ' "$(cat $TB/$p/median)"
+	done
+}

@@ -1,0 +1,266 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Checks and helpers that more than one group uses, sourced by suite.sh
+# after ktap.sh.
+
+# The snapshots read with the builtin read, not a cat per file: on a slow
+# debug kernel, spawning 15 processes outlasts a run. snap_params and
+# snap_results leave theirs in SNAPSHOT, for callers that would otherwise
+# fork a subshell to take it, four a bad-input test.
+snap_params()
+{
+	local p v
+
+	SNAPSHOT=
+	for p in $PARAMS; do
+		read -r v <$TB/$p
+		SNAPSHOT="$SNAPSHOT$p=$v "
+	done
+}
+
+snap_results()
+{
+	local p s v
+
+	SNAPSHOT=
+	for p in $PRIMS; do
+		for s in $STATS; do
+			read -r v <$TB/$p/$s
+			SNAPSHOT="$SNAPSHOT$p/$s=$v "
+		done
+	done
+}
+
+snapshot_params()
+{
+	snap_params
+	echo "$SNAPSHOT"
+}
+
+snapshot_results()
+{
+	snap_results
+	echo "$SNAPSHOT"
+}
+
+# dir_entries DIR: the names in DIR, in order, each followed by a space,
+# into ENTRIES; builtins only, as in test_tree
+dir_entries()
+{
+	local f
+
+	ENTRIES=
+	for f in "$1"/*; do
+		[ -e "$f" ] && ENTRIES="$ENTRIES${f##*/} "
+	done
+}
+
+# Every file with its mode, every directory with its entries. One stat for
+# all the files: a process per file made this take 3 s on the debug
+# kernel, and the fault group runs it after each load that survived a
+# fault.
+test_tree()
+{
+	local fail=0 want= names= f got v
+
+	for f in nr_samples:644 nr_highest:644 do_work:644 batch:644 cpus:644 \
+		 clock:644 benchmark:200 percentile:200 summary:444; do
+		want="$want $f"
+	done
+	for p in $PRIMS; do
+		for s in $STATS histogram per_cpu; do
+			want="$want $p/$s:444"
+		done
+	done
+	for f in $want; do
+		names="$names ${f%%:*}"
+	done
+	got=" $(cd $TB && stat -c '%n:%a' $names 2>/dev/null | tr '\n' ' ')"
+	for f in $want; do
+		case $got in
+		*" $f "*)	continue ;;
+		*" ${f%%:*}:"*)	v=${got#* "${f%%:*}":}; v=${v%% *} ;;
+		*)		v=missing ;;
+		esac
+		expect "mode of ${f%%:*}" "$v" "${f##*:}"
+		fail=1
+	done
+	for p in $PRIMS; do
+		[ -d $TB/$p ] || { diag "no $p/"; fail=1; }
+		dir_entries $TB/$p
+		expect "entries of $p/" "$ENTRIES" \
+			"average histogram max max_avg median per_cpu percentile " ||
+			fail=1
+	done
+	dir_entries $TB
+	expect "entries at the top" "$ENTRIES" \
+		"batch benchmark clock cpus do_work irq irq_save none nr_highest nr_samples percentile preempt preempt_notrace raw_irq raw_irq_save summary " ||
+		fail=1
+	expect "world-writable files" "$(find $TB -perm -o+w)" "" || fail=1
+	return $fail
+}
+
+test_defaults()
+{
+	expect defaults "$(snapshot_params)" \
+		"nr_samples=10000 nr_highest=100 do_work=0 batch=1 cpus=$(online_cpus) clock=cycles "
+}
+
+# Every max above 0; median, average and max_avg not above max; max_avg not
+# below the median (the top nr_highest include every CPU's upper half).
+# With "few" as $1, a max of 0 is allowed: a handful of windows of a cheap
+# primitive (preempt_notrace is two instructions) can all come out at or
+# below the calibrated overhead. none, the empty window, always may.
+check_results_sane()
+{
+	local fail=0
+	for p in $PRIMS; do
+		med=$(cat $TB/$p/median)
+		avg=$(cat $TB/$p/average)
+		max=$(cat $TB/$p/max)
+		top=$(cat $TB/$p/max_avg)
+		[ "$max" -gt 0 ] || [ "${1:-}" = few ] || [ $p = none ] ||
+			{ diag "$p/max is $max"; fail=1; }
+		expect_le "$p median <= max" "$med" "$max" || fail=1
+		expect_le "$p average <= max" "$avg" "$max" || fail=1
+		expect_le "$p max_avg <= max" "$top" "$max" || fail=1
+		expect_le "$p median <= max_avg" "$med" "$top" || fail=1
+	done
+	return $fail
+}
+
+test_run_sane()
+{
+	expect "benchmark" "$(write_errno $TB/benchmark 1)" OK &&
+		check_results_sane
+}
+
+# logged_key KEY LOG: LOG has a line "KEY VALUE" with a numeric VALUE
+logged_key()
+{
+	echo "$2" | awk -v k="$1" '$1 == k && NF == 2 && $2 ~ /^[0-9]+(\.[0-9][0-9][0-9])?$/ { found = 1 }
+		END { exit !found }' && return 0
+	diag "no '$1 VALUE' logged"
+	return 1
+}
+
+# Report markers, not words: "RCU lockdep checking is enabled" is no report.
+# The lockup detectors' own, which the long run looks for as it ends:
+LOCKUP_REPORTS='soft lockup|hard LOCKUP|rcu.*stall|blocked for more than'
+DMESG_BAD="WARNING:|BUG:|Oops|$LOCKUP_REPORTS|Out of memory|oom-kill|Call Trace|sleeping function called"
+
+# dmesg_without PATTERN: no kernel log line matches PATTERN; those that do
+# go to the KTAP as diagnostics
+dmesg_without()
+{
+	local bad
+
+	bad=$(dmesg | grep -E "$1")
+	[ -z "$bad" ] && return 0
+	echo "$bad" | while read -r line; do diag "$line"; done
+	return 1
+}
+
+test_dmesg_clean()
+{
+	dmesg_without "$DMESG_BAD"
+}
+
+# events 0|1
+events()
+{
+	echo "$1" >$PREEMPTIRQ/enable && [ "$(cat $PREEMPTIRQ/enable)" = "$1" ]
+}
+
+# compare_host MIN_RATIO: tools/compare.sh --host, as on a real machine
+# with the tracepoints. The off and on columns are filled, "compiled out"
+# is blank, and for irq and preempt, on/off is at least MIN_RATIO.
+compare_host()
+{
+	local out rc
+
+	out=$(/tb/tools/compare.sh --host --rounds 2 --nr-samples 2000 2>&1)
+	rc=$?
+	echo "$out" | while read -r line; do diag "$line"; done
+	[ $rc = 0 ] || return 1
+	# the ratio table's rows; the hook table's name the raw form second
+	echo "$out" | awk -v min="$1" '($1 == "irq" || $1 == "preempt") &&
+	    $2 !~ /^(raw_|preempt_notrace)/ {
+		rows++
+		if ($2 != "-" || $NF != "-" || $(NF - 2) != "-" ||
+		    $(NF - 1) == "-" || $(NF - 1) < min)
+			bad = 1
+	} END { exit rows != 2 || bad }'
+}
+
+# The lockup detectors, tightened for the long run: a soft lockup is
+# reported after 2 x watchdog_thresh s on a CPU that does not schedule, an
+# RCU stall after rcu_cpu_stall_timeout s without a quiescent state, a hung
+# task after hung_task_timeout_secs s in D state. Their defaults (20, 21
+# and 120 s) would need a run of minutes to prove anything; tightened to 4,
+# 4 and 6 s, 18 s of runs prove as much: khungtaskd looks every timeout
+# and reports a task it saw stuck at two looks in a row, so a hang shows
+# within twice its timeout, and 18 s leaves a third for margin. A
+# vCPU the host stops for 4 s would be reported too: nothing on this rig
+# does (no swap, a console to a file).
+WATCHDOG_THRESH=/proc/sys/kernel/watchdog_thresh
+RCU_STALL_TIMEOUT=/sys/module/rcupdate/parameters/rcu_cpu_stall_timeout
+HUNG_TASK_TIMEOUT=/proc/sys/kernel/hung_task_timeout_secs
+HUNG_TASK_SECONDS=6
+WATCHDOGS="$WATCHDOG_THRESH:2 $RCU_STALL_TIMEOUT:4 $HUNG_TASK_TIMEOUT:$HUNG_TASK_SECONDS"
+# how long the runs must go on, in all, for every detector to have looked
+DETECTOR_WINDOW_NS=$((3 * HUNG_TASK_SECONDS * 1000000000))
+# and what must hold for them to report at all
+WATCHDOGS_ON="/proc/sys/kernel/soft_watchdog:1
+/sys/module/rcupdate/parameters/rcu_cpu_stall_suppress:0"
+HUNG_TASK_WARNINGS=/proc/sys/kernel/hung_task_warnings
+
+test_tighten_watchdogs()
+{
+	local fail=0 w file want
+
+	for w in $WATCHDOGS $WATCHDOGS_ON; do
+		file=${w%:*}
+		want=${w#*:}
+		[ -w "$file" ] || { diag "no $file"; fail=1; continue; }
+		echo "$want" >"$file"
+		expect "$file" "$(cat "$file")" "$want" || fail=1
+	done
+	# -1 is no limit; 0 would silence the reports
+	[ "$(cat $HUNG_TASK_WARNINGS)" != 0 ] ||
+		{ diag "hung_task_warnings is 0"; fail=1; }
+	return $fail
+}
+
+# cover_detectors SAMPLES [few]: runs of SAMPLES per CPU, doubled until one
+# run alone lasts DETECTOR_WINDOW_NS, each checked (with few, as runs of a
+# few samples, whose max may be 0): every phase of a run gives
+# way to other tasks, so no detector may fire while it runs, and one run
+# must last long enough that each would have. A fast host only makes the
+# runs grow; a slow one ends at the first.
+cover_detectors()
+{
+	local fail=0 ncpu ns=0 nr=0 samples=$1
+	ncpu=$(expand_cpulist "$(cat $TB/cpus)" | wc -l)
+	diag "$ncpu CPUs, $(sed -n 's/^MemTotal: *//p' /proc/meminfo) of memory"
+	while [ "$ns" -lt $DETECTOR_WINDOW_NS ]; do
+		[ "$samples" -le $MAX_SAMPLES ] ||
+			{ diag "runs of $MAX_SAMPLES never lasted long enough"; fail=1; break; }
+		echo "$samples" >$TB/nr_samples
+		expect "benchmark" "$(write_errno $TB/benchmark 1)" OK ||
+			{ fail=1; break; }
+		nr=$((nr + 1))
+		ns=$(summary_key duration_ns)
+		diag "run $nr: $samples samples per CPU in $ns ns"
+		[ "${ns:-0}" -gt 0 ] || { diag "duration_ns '$ns'"; fail=1; break; }
+		for p in $PRIMS; do
+			expect "$p.samples" "$(summary_key $p.samples)" \
+				$((ncpu * samples)) || fail=1
+		done
+		check_results_sane ${2:-} || fail=1
+		samples=$((samples * 2))
+	done
+	dmesg_without "$LOCKUP_REPORTS" || fail=1
+	set_defaults
+	return $fail
+}

@@ -1,0 +1,120 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# exact: checks that need -icount shift=0,sleep=off: exact medians
+
+test_identical_medians()
+{
+	echo 1 >$TB/benchmark || return 1
+	first=$(medians)
+	echo 1 >$TB/benchmark || return 1
+	diag "medians ($PRIMS): $first"
+	expect "second run" "$(medians)" "$first"
+}
+
+test_percentile_order()
+{
+	local fail=0
+	echo 50 >$TB/percentile || return 1
+	p50=$(for p in $PRIMS; do printf '%s ' "$(cat $TB/$p/percentile)"; done)
+	echo 99 >$TB/percentile || return 1
+	set -- $p50
+	for p in $PRIMS; do
+		expect_le "$p p50 <= p99" "$1" "$(cat $TB/$p/percentile)" ||
+			fail=1
+		shift
+	done
+	return $fail
+}
+
+# The simulated work is calibrated and subtracted: medians barely move.
+test_do_work_subtracted()
+{
+	local fail=0
+	echo 1 >$TB/benchmark || return 1
+	plain=$(medians)
+	echo 1 >$TB/do_work
+	echo 1 >$TB/benchmark || fail=1
+	work=$(medians)
+	echo 0 >$TB/do_work
+	diag "medians without work: $plain, with: $work"
+	set -- $work
+	for m in $plain; do
+		d=$(($1 - m))
+		[ ${d#-} -le 2 ] || { diag "differ by $d"; fail=1; }
+		shift
+	done
+	return $fail
+}
+
+# summary_medians: every primitive's summary median, per pair
+summary_medians()
+{
+	for p in $PRIMS; do
+		printf '%s ' "$(summary_key $p.median)"
+	done
+}
+
+# Under icount a pair costs the same in every window, so timing 1000 back
+# to back and dividing gives the batch-1 median, within a tick.
+test_batch_agrees()
+{
+	local fail=0 one many
+	echo 0 >$TB/cpus && echo 2000 >$TB/nr_samples || return 1
+	echo 1 >$TB/batch && echo 1 >$TB/benchmark || fail=1
+	one=$(summary_medians)
+	echo 1000 >$TB/batch && echo 1 >$TB/benchmark || fail=1
+	many=$(summary_medians)
+	diag "medians ($PRIMS), batch 1: $one"
+	diag "medians ($PRIMS), batch 1000: $many"
+	set -- $many
+	for m in $one; do
+		awk -v a="$m" -v b="$1" 'BEGIN { d = a - b; exit !(d <= 1 && d >= -1) }' ||
+			{ diag "batch 1 gives $m, batch 1000 gives $1"; fail=1; }
+		shift
+	done
+	set_defaults
+	return $fail
+}
+
+# The empty window is the calibration's, timed by the same loop: under
+# icount it costs exactly the overhead, so its median is 0 with either
+# counter read, with and without a batch.
+test_none_zero()
+{
+	local fail=0 c b avg
+	echo 2000 >$TB/nr_samples || return 1
+	# batch 10000: the empty window costs more than the histogram's
+	# exact range, and is calibrated exactly all the same. An overhead
+	# too high would clamp every sample to 0: the average would then be
+	# below 0, where interrupted windows can only raise it. Where a tick
+	# is several instructions (TICK_SLACK), a window reads one tick more
+	# or less by where it starts in a tick: the average may be below 0
+	# by that much, per pair.
+	for c in cycles ordered; do
+		for b in 1 1000 $MAX_BATCH; do
+			echo $c >$TB/clock && echo $b >$TB/batch &&
+				echo 1 >$TB/benchmark || { fail=1; continue; }
+			expect "none.median, clock $c, batch $b" \
+				"$(summary_key none.median)" 0 || fail=1
+			avg=$(summary_key none.average)
+			awk -v a="$avg" -v s="$TICK_SLACK" -v b=$b \
+			    'BEGIN { exit !(a != "" && a + 0 >= -s / b) }' ||
+				{ diag "none.average, clock $c, batch $b: $avg"; fail=1; }
+		done
+	done
+	set_defaults
+	return $fail
+}
+
+group_exact()
+{
+	run_test "load" load
+	run_test "none: median exactly 0 with cycles and ordered" \
+		test_none_zero
+	run_test "batch 1000 medians per pair within 1 of batch 1" \
+		test_batch_agrees
+	run_test "two runs give identical medians" test_identical_medians
+	run_test "percentile 50 <= percentile 99" test_percentile_order
+	run_test "do_work medians within 2 cycles" test_do_work_subtracted
+	run_test "unload" unload
+}

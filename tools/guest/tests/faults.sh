@@ -1,0 +1,134 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# faults: fail-nth on every allocation of a load and of a run, in turn
+
+FAULT_LIMIT=3000
+# The module area, START-END as tb.modules= gives it: the host knows it
+# per architecture (tools/arch/ARCH.conf).
+MODULES=$(cmdline_param modules "")
+MODULES_START=${MODULES%-*}
+MODULES_END=${MODULES#*-}
+
+# in_modules ADDRESS: within the module area
+in_modules()
+{
+	[ "$(printf '%s\n%s\n' "$1" $MODULES_START | sort | head -n 1)" = \
+	  $MODULES_START ] &&
+	[ "$(printf '%s\n%s\n' "$1" $MODULES_END | sort | head -n 1)" = "$1" ]
+}
+
+# Let fail-nth reach GFP_KERNEL and order-0 allocations, quietly, but only
+# those with a caller in the module area: tracerbench's own, not the module
+# loader's or those of the rest of the kernel.
+fault_setup()
+{
+	local text stext
+
+	[ -n "$MODULES" ] || { diag "no module area (tb.modules=)"; return 1; }
+	load || return 1
+	text=$(cat /sys/module/tracerbench/sections/.text)
+	stext=0x$(grep ' _stext$' /proc/kallsyms | cut -d' ' -f1)
+	in_modules "$text" || { diag "module text $text not in the area"; return 1; }
+	in_modules "$stext" && { diag "kernel text $stext in the area"; return 1; }
+	for f in failslab fail_page_alloc; do
+		d=/sys/kernel/debug/$f
+		[ -d $d ] || { diag "no $d"; return 1; }
+		echo N >$d/ignore-gfp-wait && echo 0 >$d/verbose &&
+			echo $MODULES_START >$d/require-start &&
+			echo $MODULES_END >$d/require-end || return 1
+	done
+	echo N >/sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem &&
+		echo 0 >/sys/kernel/debug/fail_page_alloc/min-order
+}
+
+# A failed call must give a plain errno, not a garbled one.
+is_errno()
+{
+	case $1 in
+	E[A-Z]*)	return 0 ;;
+	esac
+	diag "not an errno: $1"
+	return 1
+}
+
+# Fail the 1st, 2nd, ... allocation of insmod until none is left.
+test_fault_load()
+{
+	unload || return 1
+	local fail=0
+	n=1
+	while :; do
+		set -- $(/tests/tbio -f $n insmod $MODULE)
+		[ "$2" = missed ] && break
+		if [ "$1" = OK ]; then
+			# something that may fail did: the module must be whole
+			test_tree >/dev/null ||
+				{ diag "fault $n: loaded without its tree"; fail=1; }
+		else
+			is_errno "$1" || fail=1
+			[ -d $TB ] && { diag "fault $n: $1 left a tree"; fail=1; }
+		fi
+		unload || { diag "fault $n: rmmod failed"; return 1; }
+		n=$((n + 1))
+		[ $n -le $FAULT_LIMIT ] || { diag "no end of faults"; return 1; }
+	done
+	diag "insmod reached $((n - 1)) fault points"
+	expect "load past the last fault point" "$1" OK || fail=1
+	test_defaults || fail=1
+	return $fail
+}
+
+# test_fault_run FILE VALUE: the same for a benchmark or percentile write.
+# A failed run is -ENOMEM and publishes nothing; the next run succeeds.
+test_fault_run()
+{
+	local file=$1 value=$2 fail=0 n=1
+	load || return 1
+	echo 100 >$TB/nr_samples
+	while :; do
+		snap_results
+		results=$SNAPSHOT
+		set -- $(/tests/tbio -f $n write $TB/$file $value)
+		[ "$2" = missed ] && break
+		if [ "$1" != OK ]; then
+			expect "fault $n" "$1" ENOMEM || fail=1
+			snap_results
+			expect "results after fault $n" "$SNAPSHOT" \
+				"$results" || fail=1
+		fi
+		expect "run after fault $n" "$(write_errno $TB/$file $value)" OK ||
+			fail=1
+		n=$((n + 1))
+		[ $n -le $FAULT_LIMIT ] || { diag "no end of faults"; return 1; }
+	done
+	diag "$file reached $((n - 1)) fault points"
+	expect "$file past the last fault point" "$1" OK || fail=1
+	set_defaults
+	return $fail
+}
+
+# Allocation failures print their own reports; only real bugs count here.
+test_dmesg_after_faults()
+{
+	local rc
+
+	dmesg_without 'WARNING:|BUG:|Oops|sleeping function called'
+	rc=$?
+	dmesg -c >/dev/null
+	return $rc
+}
+
+group_faults()
+{
+	run_test "dmesg clean before injecting" test_dmesg_clean
+	dmesg -c >/dev/null
+	run_test "fault injection set up" fault_setup
+	run_test "every fault on load fails it cleanly" test_fault_load
+	run_test "every fault in a benchmark run fails it cleanly" \
+		test_fault_run benchmark 1
+	run_test "every fault in a percentile run fails it cleanly" \
+		test_fault_run percentile 50
+	run_test "unload" unload
+	run_test "no WARNING, BUG, KASAN or lockdep report under injection" \
+		test_dmesg_after_faults
+}

@@ -1,0 +1,283 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Runs under way, sourced by suite.sh after ktap.sh: started in the
+# background, held from ending, ended from outside (functional, stall).
+
+# Start a benchmark in the background, from CPU 0; $1 names its status
+# file, which holds the write's errno once it returns. The writer's PID is
+# left in writer_pid.
+start_benchmark()
+{
+	start_call "$1" 0 write $TB/benchmark 1
+}
+
+# wait_in PID PATTERN [LINES]: until PID sleeps in the kernel with a stack
+# (its first LINES frames, all by default) that matches PATTERN. The stack
+# leaves out the scheduler's and the locks' own functions: a writer that
+# waits for the run lock shows tb_benchmark on top. Tests act on what a
+# process is doing, not on time.
+wait_in()
+{
+	local n=0
+	while [ $n -lt 600 ]; do
+		head -n "${3:-100}" /proc/$1/stack 2>/dev/null | grep -qE "$2" &&
+			return 0
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.1
+		n=$((n + 1))
+	done
+	diag "$1 never waited in $2: $(head -n 4 /proc/$1/stack 2>/dev/null | tr '\n' ' ')"
+	return 1
+}
+
+# wait_file FILE: until FILE has content; a bound for hangs only (300 s)
+wait_file()
+{
+	n=0
+	while [ ! -s "$1" ] && [ $n -lt 3000 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	[ -s "$1" ]
+}
+
+# wait_gone PID: until the process has ended; a bound for hangs only
+wait_gone()
+{
+	n=0
+	while kill -0 "$1" 2>/dev/null && [ $n -lt 3000 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	! kill -0 "$1" 2>/dev/null
+}
+
+# wait_run_lock PID: until the writer PID sleeps in tb_benchmark before its
+# run, waiting for another's: on the run lock (an rtmutex on RT, whose
+# frames then come first).
+wait_run_lock()
+{
+	local n=0 stack
+	while [ $n -lt 600 ]; do
+		stack=$(cat /proc/$1/stack 2>/dev/null)
+		case $stack in
+		*tb_run_cpus*)	;;
+		*"] tb_benchmark+"*)	return 0 ;;
+		esac
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.1
+		n=$((n + 1))
+	done
+	diag "$1 never waited for the run lock: $(echo "$stack" | head -n 3 | tr '\n' ' ')"
+	return 1
+}
+
+# A run held in progress, for as long as a test needs: a real-time hog
+# on HOLD_CPU, with RT throttling and the fair server off, keeps that CPU's
+# thread from ever reaching the start barrier, so the run cannot end until
+# release_cpu. Tests decide by what has or has not happened meanwhile,
+# never by how long something took. The suite's shell moves off HOLD_CPU
+# first, or it would starve too. The hog is round-robin at the lowest
+# real-time priority, so the kernel's real-time threads (RCU's on RT) still
+# run, and ksoftirqd of HOLD_CPU is raised above it while the CPU is held:
+# softirqs deferred to it, RCU's among them, would otherwise wait, and with
+# them every RCU grace period. The hog ends itself after 60 s. The
+# settings are read with cat: busybox's read takes a byte at a time, and
+# these files return nothing at an offset past 0.
+HOLD_CPU=2
+RT_RUNTIME=/proc/sys/kernel/sched_rt_runtime_us
+FAIR_RUNTIME=/sys/kernel/debug/sched/fair_server/cpu$HOLD_CPU/runtime
+
+# set_knob FILE VALUE: write a scheduler setting, saying why if it fails
+set_knob()
+{
+	local e
+	e=$(write_errno "$1" "$2")
+	[ "$e" = OK ] && return 0
+	diag "writing $2 to $1: $e"
+	return 1
+}
+
+hold_cpu()
+{
+	saved_rt=$(cat $RT_RUNTIME)
+	saved_fair=
+	[ -e $FAIR_RUNTIME ] && saved_fair=$(cat $FAIR_RUNTIME)
+	# On 6.12 a CPU onlined after boot (see tools/lib.sh) has no fair
+	# server: runtime and period read 0 and stay so, and a write fails
+	# with EINVAL. There is nothing to switch off then.
+	[ "$saved_fair" = 0 ] && saved_fair=
+	hog_pid=
+	softirqd=$(pid_of "ksoftirqd/$HOLD_CPU")
+	taskset -p -c 0,1 $$ >/dev/null &&
+		{ [ -z "$softirqd" ] || /tests/tbio setsched "$softirqd" fifo 2; } &&
+		set_knob $RT_RUNTIME -1 &&
+		{ [ -z "$saved_fair" ] || set_knob $FAIR_RUNTIME 0; } ||
+		{ release_cpu; return 1; }
+	rm -f /tmp/hog
+	/tests/tbio hog $HOLD_CPU 60 >/tmp/hog &
+	hog_pid=$!
+	wait_file /tmp/hog ||
+		{ diag "the hog did not start"; release_cpu; return 1; }
+}
+
+# Let go of the held CPU: the limits come back, then the hog goes, and
+# from then on the held thread runs and the run ends. RT throttling comes
+# back first: offlining a CPU with sched_rt_runtime_us at -1 fails with
+# EBUSY where CPUs have fair servers. With cpusets (Debian's kernels) that
+# write rebuilds the sched domains under cpus_read_lock(), which a pending
+# CPU switch holds off: the write goes on in the background, and the hog
+# goes once it is done or waits for that lock.
+release_cpu()
+{
+	local writer n=0
+
+	[ -n "$saved_fair" ] && set_knob $FAIR_RUNTIME "$saved_fair"
+	( echo "$saved_rt" >$RT_RUNTIME ) 2>/dev/null &
+	writer=$!
+	while kill -0 $writer 2>/dev/null && [ $n -lt 600 ]; do
+		# done (a zombie until the shell reaps it), or waiting
+		case $(cat /proc/$writer/stat 2>/dev/null) in
+		*") Z "*)	break ;;
+		esac
+		# without /proc/PID/stack, this waits out its 60 s bound
+		grep -q cpus_read_lock /proc/$writer/stack 2>/dev/null && break
+		sleep 0.1
+		n=$((n + 1))
+	done
+	if [ -n "$hog_pid" ]; then
+		kill -9 $hog_pid 2>/dev/null
+		wait $hog_pid 2>/dev/null
+	fi
+	wait $writer || diag "restoring $RT_RUNTIME to $saved_rt failed"
+	# PREEMPT_RT runs ksoftirqd at SCHED_OTHER too
+	[ -n "$softirqd" ] && /tests/tbio setsched "$softirqd" other 0
+	taskset -p -c "$(online_cpus)" $$ >/dev/null
+}
+
+# wait_held: until CPU 0's thread waits at the start barrier: the run is
+# under way and, with HOLD_CPU's thread kept away, cannot pass it.
+wait_held()
+{
+	# tb.held_frames=2 on i386, whose unwinder puts a stale return
+	# address above the sleeping function in /proc/PID/stack
+	wait_in "$(thread_pid 0)" '\] tb_thread_fn\+' \
+		"$(cmdline_param held_frames 1)"
+}
+
+# start_held_run STATUS: a benchmark that stays in progress until
+# release_cpu.
+start_held_run()
+{
+	hold_cpu || return 1
+	start_benchmark "$1"
+	wait_held && return 0
+	diag "the run was not held: $(cat "$1" 2>/dev/null)"
+	release_cpu
+	return 1
+}
+
+# switch_cpu CPU 0|1: take CPU down or up, in the background, and wait
+# for it; a bound for hangs only. Fails with the write's status.
+switch_cpu()
+{
+	local rc
+	rm -f /tmp/switch
+	( echo "$2" >/sys/devices/system/cpu/cpu$1/online; echo $? >/tmp/switch ) &
+	wait_file /tmp/switch || { diag "cpu$1 $2 did not return"; return 1; }
+	rc=$(cat /tmp/switch)
+	wait $!
+	expect "cpu$1 $2" "$rc" 0
+}
+
+# start_call STATUS CPU TBIO_ARGS...: tbio in the background, on CPU;
+# STATUS holds its output once it returns, its PID is left in writer_pid
+start_call()
+{
+	local status=$1 cpu=$2
+
+	shift 2
+	rm -f "$status" "$status.pid" "$status.tmp"
+	( taskset -c "$cpu" /tests/tbio "$@" >"$status.tmp" &
+	  echo $! >"$status.pid"
+	  { wait $!; } 2>/dev/null
+	  mv "$status.tmp" "$status" ) &
+	wait_file "$status.pid"
+	writer_pid=$(cat "$status.pid")
+}
+
+# A static key that a held cpus_read_lock() would block, and its file:
+# the preemptirq events where the kernel has them, else another event's
+# (every kernel here with tracing has sched_switch), else schedstats.
+if [ -d $PREEMPTIRQ ]; then
+	STATIC_KEY=$PREEMPTIRQ/enable
+elif [ -f /sys/kernel/tracing/events/sched/sched_switch/enable ]; then
+	STATIC_KEY=/sys/kernel/tracing/events/sched/sched_switch/enable
+else
+	STATIC_KEY=/proc/sys/kernel/sched_schedstats
+fi
+
+# toggle_key: turn STATIC_KEY on and back to what it was, in the
+# background, and wait for it; a bound for hangs only
+toggle_key()
+{
+	local was
+	read -r was <$STATIC_KEY
+	rm -f /tmp/toggle
+	( echo 1 >$STATIC_KEY && echo "${was%X}" >$STATIC_KEY
+	  echo $? >/tmp/toggle ) &
+	wait_file /tmp/toggle || { diag "toggling $STATIC_KEY did not return"; return 1; }
+	wait $!
+	expect "toggle $STATIC_KEY" "$(cat /tmp/toggle)" 0
+}
+
+# still_running WHEN: the writer has not returned, the run goes on
+still_running()
+{
+	kill -0 "$writer_pid" 2>/dev/null && [ ! -s /tmp/a ] && return 0
+	diag "the run ended $1: $(cat /tmp/a 2>/dev/null)"
+	return 1
+}
+
+# test_run_ended TRIGGER EVENT ERRNO: see RUN_ENDINGS in functional.sh
+test_run_ended()
+{
+	local trigger=$1 event=$2 want=$3 fail=0 params results before
+
+	echo 4294967296 >$TB/nr_samples
+	snap_params
+	params=$SNAPSHOT
+	snap_results
+	results=$SNAPSHOT
+	before=$(runs)
+	case $trigger in
+	benchmark)	start_call /tmp/e 3 write $TB/benchmark 1 ;;
+	percentile)	start_call /tmp/e 3 write $TB/percentile 50 ;;
+	insmod)		unload || return 1
+			start_call /tmp/e 3 insmod $MODULE \
+				"run=1 nr_samples=4294967296" ;;
+	esac
+	wait_in "$writer_pid" tb_run_cpus || fail=1
+	case $event in
+	offline)	switch_cpu 3 0 || fail=1 ;;
+	SIGINT)		kill -INT "$writer_pid" ;;
+	SIGKILL)	kill -KILL "$writer_pid" ;;
+	esac
+	wait_gone "$writer_pid" || { diag "the caller is still there"; fail=1; }
+	{ wait; } 2>/dev/null
+	[ "$want" = - ] || expect "errno" "$(cat /tmp/e)" "$want" || fail=1
+	[ "$event" = offline ] && { switch_cpu 3 1 || fail=1; }
+	if [ "$trigger" = insmod ]; then
+		[ -d /sys/module/tracerbench ] && { diag "loaded"; fail=1; }
+		load || fail=1
+		return $fail
+	fi
+	expect "runs" "$(runs)" "$before" || fail=1
+	snap_results
+	expect "results" "$SNAPSHOT" "$results" || fail=1
+	snap_params
+	expect "configuration" "$SNAPSHOT" "$params" || fail=1
+	set_defaults
+	expect "next run" "$(write_errno $TB/$trigger 1)" OK || fail=1
+	return $fail
+}

@@ -1,0 +1,34 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# speed: no checks: this module against /against.ko, timed by the wall
+# clock, for tools/scale.sh --against
+
+AGAINST=/against.ko
+
+# time_module KO N: load KO, time one benchmark of N samples per CPU by the
+# wall clock (a module of another version may have no summary), unload
+time_module()
+{
+	local t0 t1
+	insmod "$1" || return 1
+	echo "$2" >$TB/nr_samples || return 1
+	t0=$EPOCHREALTIME
+	echo 1 >$TB/benchmark || return 1
+	t1=$EPOCHREALTIME
+	rmmod tracerbench || return 1
+	echo "# speed $(basename "$1" .ko) $t0 $t1"
+}
+
+# Both modules in turn, rounds times, so that drift hits both alike.
+group_speed()
+{
+	local n r
+	n=$(cmdline_param speed_samples 1000000)
+	r=0
+	unload
+	while [ $r -lt "$(cmdline_param rounds 3)" ]; do
+		run_test "round $r: the other module" time_module $AGAINST "$n"
+		run_test "round $r: this module" time_module $MODULE "$n"
+		r=$((r + 1))
+	done
+}
