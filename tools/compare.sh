@@ -2,26 +2,28 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # What the preemptirq tracepoints cost: tools/bench.sh on the notrace and
-# trace kernels, which it builds or takes from the cache, in every state
-# (out: compiled out; off: compiled in, events off; on: events on), then
-# tools/report.py against notrace.out, the first row. The hook column is
-# the traced primitive less its raw form from the same runs. Every option
-# is bench.sh's (--arch, --icount, --rounds, --nr-samples, --out, ...);
-# with --host it measures the running kernel, off against on.
+# trace kernels (out: compiled out; off: compiled in, events off; on:
+# events on), then tools/report.py against notrace.out, whose hook column
+# is each traced primitive less its raw form. The options are bench.sh's;
+# --host measures the running kernel, off against on; where there is no
+# python3 it leaves the results for report.py on another machine.
 set -u -o pipefail
-top=$(dirname "$0")
+top=$(dirname "$0") events=/sys/kernel/tracing/events/preemptirq
 out= kernels=(notrace trace) args=("$@")
 while [ $# -gt 0 ]; do
 	case $1 in
 	--out)	out=${2:-}; shift ;;
 	--host)	kernels=() ;;
-	--arch | --rounds | --states | --nr-samples | --label | --batch)
-		shift ;;
+	--arch | --rounds | --states | --nr-samples | --label | --batch) shift ;;
 	--*)	;;
 	*)	echo "usage: tools/compare.sh [bench.sh options]" >&2; exit 2 ;;
 	esac
 	shift
 done
+[ ${#kernels[@]} = 0 ] && [ ! -d $events ] && [ ! -d "${events/tracing/debug/tracing}" ] &&
+	{ echo "tracerbench: $(uname -r) has no preemptirq tracepoints (CONFIG_IRQSOFF_TRACER or CONFIG_PREEMPT_TRACER): nothing to compare" >&2; exit 1; }
 [ -n "$out" ] || args+=(--out "${TB_OUT:-$top/../.out}/compare-$(date -u +%Y%m%d-%H%M%S)")
 out=$("$top/bench.sh" "${args[@]}" "${kernels[@]}" | tail -n 1) || exit 1
+command -v python3 >/dev/null ||
+	{ echo "tracerbench: no python3 here: run tools/report.py $out elsewhere" >&2; echo "$out"; exit 0; }
 exec "$top/report.py" "$out"

@@ -343,9 +343,10 @@ tb_make_initramfs()
 		cp "$debs"/bin/bash-static "$root"/bin/bash &&
 		cp "$TB_TOP"/tools/compare.sh "$TB_TOP"/tools/lib.sh \
 			"$root"/tb/tools/ &&
+		cp "$TB_TOP"/prims.h "$root"/tb/ &&
 		cp "$TB_TOP"/tools/arch/*.conf "$root"/tb/tools/arch/ &&
 		cp "$TB_TOP"/tools/bench.sh "$root"/tb/tools/ &&
-		cp "$TB_TOP"/tools/guest/measure.sh "$TB_TOP"/tools/guest/collect.sh \
+		cp "$TB_TOP"/tools/guest/collect.sh \
 			"$TB_TOP"/tools/guest/json.sh "$root"/tb/tools/guest/ &&
 		cp "$TB_TOP"/tools/guest/init "$root"/init &&
 		cp "$TB_TOP"/tools/guest/*.sh "$root"/tests/ &&

@@ -31,7 +31,6 @@ TB=${TB:-/sys/kernel/debug/tracerbench}
 TRACING=${TRACING:-/sys/kernel/tracing}
 [ -d "$TRACING/events" ] || TRACING=/sys/kernel/debug/tracing
 EVENTS=$TRACING/events/preemptirq/enable
-PRIMS="irq preempt irq_save raw_irq raw_irq_save preempt_notrace none"
 HERE=$(dirname "$0")
 
 die()
@@ -113,6 +112,9 @@ done
 [ -n "$want" ] || die "none of the states '$states' exists on $(uname -r), which has: $have"
 
 [ -d "$TB" ] || die "no $TB: load tracerbench.ko first (and mount debugfs)"
+# the primitives, in the module's order: its summary's
+PRIMS=$(sed -n 's/^\([a-z_]*\)\.median .*/\1/p' "$TB/summary")
+[ -n "$PRIMS" ] || die "no primitives in $TB/summary"
 [ -w "$TB/benchmark" ] || die "cannot write $TB/benchmark: run as root"
 echo "$nr_samples" >"$TB/nr_samples" &&
 	echo "$do_work" >"$TB/do_work" &&

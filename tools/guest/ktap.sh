@@ -8,7 +8,8 @@ TB=/sys/kernel/debug/tracerbench
 MODULE=/tracerbench.ko
 PREEMPTIRQ=/sys/kernel/tracing/events/preemptirq
 KMEMLEAK=/sys/kernel/debug/kmemleak
-PRIMS="irq preempt irq_save raw_irq raw_irq_save preempt_notrace none"
+# the primitives, in the module's order: its prims.h, in the initramfs
+PRIMS=$(echo $(sed -n 's/^TB_PRIM([A-Z_]*, \([a-z_]*\))$/\1/p' /tb/prims.h))
 STATS="median average max max_avg percentile"
 PARAMS="nr_samples nr_highest do_work batch cpus clock"
 # the largest nr_samples (2^40), nr_highest and batch

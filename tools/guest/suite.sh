@@ -11,7 +11,7 @@
 # tests (functional, exact, long, stall, headless, tracepoints, baseline,
 # faults, leaks, version, kunit; cost, speed and timing time runs and
 # check nothing), or jobs/GROUP.sh, the guest side of a host tool, which
-# checks nothing (collect, compare, scale, show). What they share is in
+# checks nothing (collect, scale, show). What they share is in
 # ktap.sh, tests/common.sh and tests/running.sh.
 #
 # Groups take parameters from the kernel command line (tb.NAME=). The run
