@@ -1,0 +1,84 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Target architectures (tools/arch/) and the kernels of each. Sourced by tools/lib.sh.
+
+# Target kernels by label. Meta-packages keep image and headers in step.
+# Both lists can be narrowed from the environment, even to nothing; each
+# architecture has its own (tb_arch_load), and TB_BUILT_KERNELS narrows
+# every architecture's, TB_KERNELS those of one with Debian kernels.
+# Debian kernels: 6.1 6.12 6.12-rt on x86-64.
+# Kernels built from linux-source-6.12 that differ only in tracing, and one
+# with the kernel's bug detectors on top: notrace trace debug; see
+# tools/kconfig/.
+unset TB_KERNELS_ASKED TB_BUILT_ASKED
+[ -n "${TB_KERNELS+set}" ] && TB_KERNELS_ASKED=$TB_KERNELS
+[ -n "${TB_BUILT_KERNELS+set}" ] && TB_BUILT_ASKED=$TB_BUILT_KERNELS
+
+# tb_arch_load ARCH: take ARCH's facts from tools/arch/ARCH.conf (kernel
+# image, cross compiler, QEMU, console, kconfig fragment, module area; the
+# only place that knows them) and its kernel lists, narrowed as asked.
+tb_arch_load()
+{
+	local conf=$TB_TOP/tools/arch/$1.conf k
+
+	if [ ! -f "$conf" ]; then
+		echo "tracerbench: no architecture $1; tools/arch/ has:" \
+			$(cd "$TB_TOP/tools/arch" && ls *.conf | sed 's/\.conf$//') >&2
+		return 1
+	fi
+	# what an arch file may leave out
+	TB_PART_SECONDS=
+	TB_BIG_SAMPLES=
+	. "$conf" || return 1
+	export TB_ARCH=$1
+	TB_KMAKE=(${TB_KARCH:+ARCH=$TB_KARCH} ${TB_CROSS:+CROSS_COMPILE=$TB_CROSS})
+	TB_KERNELS=
+	[ -n "$TB_ARCH_KERNELS" ] && TB_KERNELS=${TB_KERNELS_ASKED-$TB_ARCH_KERNELS}
+	TB_BUILT_KERNELS=
+	for k in ${TB_BUILT_ASKED-$TB_ARCH_BUILT}; do
+		case " $TB_ARCH_BUILT " in
+		*" $k "*)	TB_BUILT_KERNELS="${TB_BUILT_KERNELS:+$TB_BUILT_KERNELS }$k" ;;
+		esac
+	done
+}
+
+# tb_arch_builds KERNEL...: the architecture builds each of these kernels
+tb_arch_builds()
+{
+	local k
+
+	for k in "$@"; do
+		case " $TB_ARCH_BUILT " in
+		*" $k "*)	;;
+		*)		return 1 ;;
+		esac
+	done
+}
+
+# tb_arch_param NAME DEFAULT: the value of tb.NAME= in the architecture's
+# kernel arguments (TB_ARCH_APPEND), as the guest's cmdline_param reads it.
+tb_arch_param()
+{
+	local v
+
+	v=$(echo "$TB_ARCH_APPEND" | sed -n "s/.*tb\.$1=\([^ ]*\).*/\1/p")
+	echo "${v:-$2}"
+}
+
+# Every architecture tools/arch/ describes, x86-64 first.
+tb_all_archs()
+{
+	echo x86_64
+	(cd "$TB_TOP/tools/arch" && ls *.conf) | sed 's/\.conf$//' |
+		grep -vx x86_64
+}
+
+# tb_name KERNEL: the kernel's name in labels and file names: the label on
+# x86-64, the architecture before it elsewhere.
+tb_name()
+{
+	if [ "$TB_ARCH" = x86_64 ]; then
+		echo "$1"
+	else
+		echo "$TB_ARCH-$1"
+	fi
+}

@@ -1,0 +1,124 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Guests: the initramfs, a QEMU boot, and what booting one kernel takes. Sourced by tools/lib.sh.
+
+# Pack busybox, the guest scripts and the module for kernel $1 into $2,
+# with bash, tools/compare.sh and tools/bench.sh under /tb, so that the
+# guest can run them as a real machine would. A third argument packs that
+# tracerbench.ko instead, e.g. one DKMS built, and any more go into / as
+# they are. The programs are the guest architecture's (tb_guest_debs,
+# TB_GUEST_CC).
+tb_make_initramfs()
+{
+	local root debs
+
+	debs=$(tb_guest_debs) || return 1
+	[ -n "$TB_GUEST_SPIN_HINT" ] || {
+		echo "tracerbench: tools/arch/$TB_ARCH.conf sets no TB_GUEST_SPIN_HINT" >&2
+		return 1
+	}
+	root=$(mktemp -d) || return 1
+	mkdir -p "$root"/bin "$root"/dev "$root"/proc "$root"/sys "$root"/tmp \
+		"$root"/tests "$root"/tb/tools/guest "$root"/tb/tools/arch \
+		"$root"/tb/tools/lib
+	$TB_GUEST_CC -static -O2 -Wall -Werror \
+		-DTB_SPIN_HINT="\"$TB_GUEST_SPIN_HINT\"" -o "$root"/tests/tbio \
+		"$TB_TOP"/tools/guest/tbio.c &&
+		cp "$debs"/bin/busybox "$root"/bin/ &&
+		cp "$debs"/bin/bash-static "$root"/bin/bash &&
+		cp "$TB_TOP"/tools/compare.sh "$TB_TOP"/tools/lib.sh \
+			"$root"/tb/tools/ &&
+		cp "$TB_TOP"/tools/lib/*.sh "$root"/tb/tools/lib/ &&
+		cp "$TB_TOP"/prims.h "$root"/tb/ &&
+		cp "$TB_TOP"/tools/arch/*.conf "$root"/tb/tools/arch/ &&
+		cp "$TB_TOP"/tools/bench.sh "$root"/tb/tools/ &&
+		cp "$TB_TOP"/tools/guest/collect.sh \
+			"$TB_TOP"/tools/guest/json.sh "$root"/tb/tools/guest/ &&
+		cp "$TB_TOP"/tools/guest/init "$root"/init &&
+		cp "$TB_TOP"/tools/guest/*.sh "$root"/tests/ &&
+		cp -R "$TB_TOP"/tools/guest/tests "$TB_TOP"/tools/guest/jobs \
+			"$root"/tests/ &&
+		cp "${3:-$(tb_module "$1")}" "$root"/tracerbench.ko &&
+		{ [ $# -le 3 ] || cp "${@:4}" "$root"/; } &&
+		chmod +x "$root"/init "$root"/tests/*.sh &&
+		(cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 >"$2"
+	local rc=$?
+	rm -rf "$root"
+	return $rc
+}
+
+# Guest size; the long suite asks for a small one.
+TB_CPUS=${TB_CPUS:-4}
+TB_MEM=${TB_MEM:-1G}
+
+# tb_boot KERNEL INITRD SUITES TIMEOUT OUTPREFIX [extra kernel args]
+# Runs the guest suites SUITES (comma separated). The console goes to
+# OUTPREFIX.console, the suites' KTAP output to OUTPREFIX.ktap. Set
+# TB_ICOUNT=1 for a deterministic guest clock, TB_TCG_THREAD=single to run
+# every vCPU in one host thread (QEMU's default is a thread each; icount
+# always runs them in one).
+tb_boot()
+{
+	local kernel=$1 initrd=$2 suites=$3 secs=$4 out=$5
+	local accel=(-accel tcg${TB_TCG_THREAD:+,thread=$TB_TCG_THREAD})
+
+	shift 5
+	# TCG at times runs a static key patch's transient int3 after the
+	# patch is done, an Oops in sched_clock_cpu (seen on 6.12 and 6.12-rt)
+	# when live code is patched while other vCPUs run it. Two such patches
+	# come without a test asking for them:
+	# - the clocksource watchdog marks a drifting TCG TSC unstable when
+	#   the host is busy: tsc=reliable, the guests' figures need no
+	#   watchdog (x86, TB_ARCH_APPEND);
+	# - sched_clock_init_late() marks sched_clock stable at boot: boot
+	#   with one CPU (maxcpus=1) and let the guest's init online the rest.
+	#   This also keeps 6.1 under icount from hanging while it brings up
+	#   secondary CPUs at boot.
+	#   Both are x86's (text_poke_bp()'s int3): arm64 patches under
+	#   stop_machine(), and its guests boot every CPU (TB_ONE_CPU=0), so
+	#   that each CPU's fair server gets its parameters at boot.
+	# The tools that turn the preemptirq events on and off while every
+	# vCPU runs (bench.sh, compare.sh) boot with TB_TCG_THREAD=single,
+	# where one host thread runs the vCPUs in turn and no stale int3 is
+	# run: with a thread each, 300 on/off pairs of the trace kernel's
+	# events beside four busy vCPUs gave "Oops: int3" in trace_preempt_on
+	# within 12 s; with one, all 300 ended clean.
+	[ "${TB_ICOUNT:-0}" = 1 ] && accel+=(-icount shift=0,sleep=off)
+	[ "$TB_ONE_CPU" = 1 ] && set -- "$@" maxcpus=1
+	rm -f "$out".console "$out".ktap
+	tb_arch_outputs "$out"
+	timeout --foreground -k 5 "$secs" "$TB_QEMU" "${TB_QEMU_MACHINE[@]}" \
+		"${accel[@]}" \
+		-smp "$TB_CPUS" -m "$TB_MEM" -display none -monitor none -no-reboot \
+		-kernel "$(tb_vmlinuz "$kernel")" -initrd "$initrd" \
+		"${TB_QEMU_OUT[@]}" \
+		-append "console=$TB_CONSOLE loglevel=4 panic=-1 ${TB_ARCH_APPEND:+$TB_ARCH_APPEND }tb.cpus=$TB_CPUS ${TB_MODULES_START:+tb.modules=$TB_MODULES_START-$TB_MODULES_END }tb.suite=$suites $*" \
+		</dev/null
+	local rc=$?
+
+	# the guest's serial lines end in CR LF
+	touch "$out".console "$out".ktap
+	sed -i 's/\r$//' "$out".console "$out".ktap
+	return $rc
+}
+
+# tb_prepare KERNEL: what booting KERNEL with the module takes, for the
+# tools that boot one kernel (scale.sh, speed.sh): the packages (a Debian
+# kernel's own among them), the kernel if it is built from
+# linux-source-6.12, and the module. Sets TB_KERNELS to what it installed.
+tb_prepare()
+{
+	local k=$1
+
+	TB_KERNELS=$k
+	tb_is_built "$k" && TB_KERNELS=
+	tb_install >&2 || return 1
+	mkdir -p "$TB_OUT"
+	if tb_is_built "$k" && ! tb_build_kernel "$k"; then
+		echo "tracerbench: building the $k kernel failed" >&2
+		return 1
+	fi
+	if ! tb_build_module "$k"; then
+		cat "$(dirname "$(tb_module "$k")")/build.log" >&2
+		return 1
+	fi
+}

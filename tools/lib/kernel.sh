@@ -1,0 +1,269 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Kernels built from linux-source-6.12: the source, the fragments, a tree
+# per kernel in the cache, patched kernels. Sourced by tools/lib.sh.
+
+tb_kernel_source()
+{
+	[ -x "$TB_SRC/scripts/checkpatch.pl" ] && return 0
+	mkdir -p "$TB_CACHE" &&
+		tar -C "$TB_CACHE" -xf /usr/src/linux-source-6.12.tar.xz &&
+		[ -x "$TB_SRC/scripts/checkpatch.pl" ]
+}
+
+tb_fragments()
+{
+	local d=$TB_TOP/tools/kconfig
+
+	local a
+
+	a=$(for f in $TB_ARCH_FRAGMENTS; do echo "$d/$f"; done)
+	case $1 in
+	notrace)	echo "$d/base.config" $a ;;
+	trace)		echo "$d/base.config" $a "$d/trace.config" ;;
+	debug)		echo "$d/base.config" $a "$d/trace.config $d/debug.config" ;;
+	esac
+}
+
+# --- Kernels of linux-source-6.12 -----------------------------------------
+#
+# Each kernel builds in a tree of its own: a hard-linked copy of the source
+# (cp -al, cheap) with the build in its subdirectory b/. There kbuild uses
+# the relative srctree "..", so that every path it records is relative and
+# a copy of the whole tree builds incrementally where it lies: a patched
+# kernel (below) starts from a copy of its variant's tree, and the variant
+# itself is never built twice.
+TB_TREES=$TB_CACHE/trees
+
+# tb_options FRAGMENT...: the options the fragments set or unset, in
+# order, without the comments: what a kernel's cache key is made of.
+tb_options()
+{
+	# no files would be grep reading stdin
+	[ $# -gt 0 ] || return 0
+	grep -h -e '^CONFIG_' -e '^# CONFIG_.* is not set$' "$@"
+}
+
+# tb_fragment_options VARIANT [FRAGMENT...]: the options the variant's
+# fragments and the extra ones set or unset, in the order merged.
+tb_fragment_options()
+{
+	local variant=$1
+
+	shift
+	tb_options $(tb_fragments "$variant") "$@"
+}
+
+# The tree of variant $1: keyed by its fragments' options, the source
+# package's version and the compiler, so that a change to any of them
+# rebuilds, and a change to a comment does not; off x86-64, by the
+# architecture too.
+tb_kernel_tree()
+{
+	local key
+
+	key=$({
+		tb_fragment_options "$1"
+		dpkg-query -W -f='${Version}\n' linux-source-6.12
+		${TB_CROSS}gcc --version | head -n 1
+		[ "$TB_ARCH" = x86_64 ] || echo "$TB_ARCH"
+	} | sha256sum | cut -c 1-16)
+	echo "$TB_TREES/$(tb_name "$1")-$key"
+}
+
+# Where variant $1 is built (its kernel build tree): b/ in its tree.
+tb_kernel_dir()
+{
+	echo "$(tb_kernel_tree "$1")/b"
+}
+
+# tb_check_config VARIANT DIR [FRAGMENT...]: every option the variant's
+# fragments and the extra ones set, or unset, must be so in DIR/.config, and
+# the notrace kernel must not have the tracepoints.
+tb_check_config()
+{
+	local variant=$1 config=$2/.config opt name missing=0
+
+	shift 2
+	while read -r opt; do
+		grep -qxF "$opt" "$config" && continue
+		# kconfig writes no "is not set" line for an option whose
+		# dependencies are not met: unset all the same
+		case $opt in
+		"# CONFIG_"*" is not set")
+			name=${opt#\# }
+			name=${name%% *}
+			grep -q "^$name=" "$config" || continue ;;
+		esac
+		echo "tracerbench: $variant kernel in $(dirname "$config") lacks $opt" >&2
+		missing=1
+	done < <(tb_fragment_options "$variant" "$@")
+	if [ "$variant" = notrace ] &&
+	   grep -q '^CONFIG_PREEMPTIRQ_TRACEPOINTS=y' "$config"; then
+		echo "tracerbench: notrace kernel has the tracepoints" >&2
+		missing=1
+	fi
+	return $missing
+}
+
+# tb_configure SRC OUT VARIANT: OUT/.config of tinyconfig and the variant's
+# fragments, for the architecture loaded.
+tb_configure()
+{
+	make -C "$1" O="$2" "${TB_KMAKE[@]}" tinyconfig &&
+		"$1"/scripts/kconfig/merge_config.sh -m -O "$2" "$2/.config" \
+			$(tb_fragments "$3") &&
+		make -C "$1" O="$2" "${TB_KMAKE[@]}" olddefconfig
+}
+
+# tb_tree_build TREE VARIANT [FRAGMENT...]: configure TREE/b as VARIANT
+# plus the fragments, unless it has a configuration already, check that
+# every option asked for is set, and build; the log is TREE/b/build.log.
+tb_tree_build()
+{
+	local tree=$1 variant=$2
+
+	shift 2
+	{
+		if [ ! -f "$tree/b/.config" ]; then
+			tb_configure "$tree" "$tree/b" "$variant" || return 1
+		fi
+		if [ $# -gt 0 ]; then
+			"$tree"/scripts/kconfig/merge_config.sh -m \
+				-O "$tree/b" "$tree/b/.config" "$@" &&
+				make -C "$tree" O="$tree/b" "${TB_KMAKE[@]}" \
+					olddefconfig || return 1
+		fi
+		tb_check_config "$variant" "$tree/b" "$@" &&
+			make -C "$tree" O="$tree/b" "${TB_KMAKE[@]}" -j"$(nproc)" all
+	} >>"$tree/b/build.log" 2>&1
+}
+
+# Build kernel variant $1 unless the cache has it; the log is build.log in
+# its build directory.
+tb_build_kernel()
+{
+	local tree
+
+	tree=$(tb_kernel_tree "$1")
+	[ -f "$tree/b/.tb-built" ] && return 0
+	tb_kernel_source || return 1
+	echo "tracerbench: building the $TB_ARCH $1 kernel in $tree/b" >&2
+	rm -rf "$tree" && mkdir -p "$TB_TREES" &&
+		cp -al "$TB_SRC" "$tree" && mkdir "$tree/b" &&
+		tb_tree_build "$tree" "$1" || return 1
+	touch "$tree/b/.tb-built"
+}
+
+# tb_patch_list PATH: the patches PATH names, one path a line, in order: a
+# quilt series file (or a directory holding one), whose names are relative
+# to its directory, or else a directory's *.patch files in name order, as
+# git format-patch numbers them.
+tb_patch_list()
+{
+	local path=$1 series dir name opts
+
+	if [ -d "$path" ] && [ -f "$path/series" ]; then
+		series=$path/series
+	elif [ -d "$path" ]; then
+		ls "$path"/*.patch 2>/dev/null | LC_ALL=C sort
+		[ -n "$(ls "$path"/*.patch 2>/dev/null)" ] && return 0
+		echo "tracerbench: no *.patch files and no series in $path" >&2
+		return 1
+	elif [ -f "$path" ]; then
+		series=$path
+	else
+		echo "tracerbench: no such patch series: $path" >&2
+		return 1
+	fi
+	dir=$(dirname "$series")
+	sed -e 's/#.*//' "$series" | while read -r name opts; do
+		[ -n "$name" ] || continue
+		if [ -n "$opts" ] && [ "$opts" != -p1 ]; then
+			echo "tracerbench: $series: $name: only -p1 is supported, not $opts" >&2
+			return 1
+		fi
+		if [ ! -f "$dir/$name" ]; then
+			echo "tracerbench: $series names $name, which $dir lacks" >&2
+			return 1
+		fi
+		echo "$dir/$name"
+	done
+}
+
+# tb_patched_dir VARIANT PATCHES FRAGMENTS: where VARIANT with the patch
+# series PATCHES (a path, or empty) and the kconfig fragments FRAGMENTS (a
+# space-separated list) builds; keyed by the variant's tree, the contents,
+# in order, of every patch, and the fragments' options (as the variant's
+# tree is: a comment in a fragment does not rebuild).
+tb_patched_dir()
+{
+	local tree key patches= p f
+
+	if [ -n "$2" ]; then
+		patches=$(tb_patch_list "$2") || return 1
+	fi
+	for f in $3; do
+		[ -f "$f" ] || { echo "tracerbench: no such fragment: $f" >&2; return 1; }
+	done
+	tree=$(tb_kernel_tree "$1")
+	key=$({
+		basename "$tree"
+		for p in $patches; do
+			sha256sum <"$p"
+		done
+		echo fragments
+		tb_options $3
+	} | sha256sum | cut -c 1-16)
+	echo "$tree-$key"
+}
+
+# tb_build_patched VARIANT PATCHES FRAGMENTS: build what tb_patched_dir
+# names, unless the cache has it, from a copy of the variant's tree: its
+# sources as hard links, its build outputs as real copies (objtool rewrites
+# objects in place, and must not write through a link into the variant's
+# tree). GNU patch replaces the files it changes, so the links of patched
+# files break and the variant's sources stay as they are; the new
+# modification times make kbuild rebuild what depends on them. Prints the
+# tree's build directory (its kernel build tree).
+tb_build_patched()
+{
+	local variant=$1 patches=$2 frags=$3 dir base p list
+
+	dir=$(tb_patched_dir "$variant" "$patches" "$frags") || return 1
+	if [ ! -f "$dir/b/.tb-built" ]; then
+		list=
+		if [ -n "$patches" ]; then
+			list=$(tb_patch_list "$patches") || return 1
+		fi
+		tb_build_kernel "$variant" || {
+			echo "tracerbench: building the $variant kernel failed: $(tb_kernel_dir "$variant")/build.log" >&2
+			return 1
+		}
+		base=$(tb_kernel_tree "$variant")
+		rm -rf "$dir" && mkdir "$dir" || return 1
+		# the sources as links, the build as copies
+		(cd "$base" && find . -mindepth 1 -maxdepth 1 ! -name b \
+			-exec cp -al {} "$dir/" \;) &&
+			cp -a "$base/b" "$dir/b" && rm -f "$dir/b/.tb-built" || return 1
+		echo "# $variant $patches $frags" >"$dir/b/build.log"
+		for p in $list; do
+			if ! patch -d "$dir" -p1 -N -s --batch \
+				--no-backup-if-mismatch -r - <"$p" \
+				>"$dir/b/patch.log" 2>&1; then
+				echo "tracerbench: patch $p does not apply to linux-source-6.12:" >&2
+				sed 's/^/  /' "$dir/b/patch.log" >&2
+				rm -rf "$dir"
+				return 1
+			fi
+		done
+		echo "tracerbench: building $variant${patches:+ + $patches}${frags:+ + $frags} in $dir" >&2
+		local start=$SECONDS
+		if ! tb_tree_build "$dir" "$variant" $frags; then
+			echo "tracerbench: building $dir failed: $dir/b/build.log" >&2
+			return 1
+		fi
+		echo "tracerbench: built in $((SECONDS - start)) s" >&2
+		touch "$dir/b/.tb-built"
+	fi
+	echo "$dir/b"
+}
