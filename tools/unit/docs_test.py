@@ -91,39 +91,34 @@ LINKS = [
 ]
 
 
-def main():
-    passed = failed = 0
-    n = 0
-    print("KTAP version 1")
-    print(f"1..{len(CASES) + len(LINKS) + 1}")
-    for name, mode, fresh, want in CASES:
-        n += 1
-        got = run_outputs(mode, fresh)
-        ok = got == want
-        print(f"{'ok' if ok else 'not ok'} {n} {name}"
-              + ("" if ok else f" # got {got}, want {want}"))
-        passed += ok
-        failed += not ok
-    for name, text, other, want in LINKS:
-        n += 1
-        got = run_links(text, other)
-        ok = got == want
-        print(f"{'ok' if ok else 'not ok'} {n} {name}"
-              + ("" if ok else f" # got {got} dead, want {want}"))
-        passed += ok
-        failed += not ok
-    n += 1
+def skipped_without_output():
+    """A block with no fresh output file: neither passed nor failed."""
     with tempfile.TemporaryDirectory() as d:
         doc = os.path.join(d, "doc.md")
         with open(doc, "w") as f:
             f.write(DOC.replace("MODE", "exact"))
         with contextlib.redirect_stdout(io.StringIO()):
-            got = docs.check_outputs(d, [doc])
-    ok = got == (0, 0)
-    print(f"{'ok' if ok else 'not ok'} {n} a block without a fresh output is skipped")
-    passed += ok
-    failed += not ok
-    print(f"{passed} passed, {failed} failed")
+            return docs.check_outputs(d, [doc])
+
+
+def main():
+    results = []
+    for name, mode, fresh, want in CASES:
+        got = run_outputs(mode, fresh)
+        results.append((name, got == want, f"got {got}, want {want}"))
+    for name, text, other, want in LINKS:
+        got = run_links(text, other)
+        results.append((name, got == want, f"got {got} dead, want {want}"))
+    got = skipped_without_output()
+    results.append(("a block without a fresh output is skipped",
+                    got == (0, 0), f"got {got}, want (0, 0)"))
+    print("KTAP version 1")
+    print(f"1..{len(results)}")
+    for n, (name, ok, why) in enumerate(results, 1):
+        print(f"{'ok' if ok else 'not ok'} {n} {name}"
+              + ("" if ok else f" # {why}"))
+    failed = sum(not ok for _, ok, _ in results)
+    print(f"{len(results) - failed} passed, {failed} failed")
     return 1 if failed else 0
 
 
