@@ -10,6 +10,10 @@
 #	every pasted output in the FILEs, a fenced block right after a line
 #	<!-- output: NAME MODE -->, matches DIR/NAME.txt, a fresh output of
 #	the tool; a block whose NAME.txt is missing is skipped, and said so
+#   tools/docs.py update DIR FILE...
+#	rewrite each such block from DIR/NAME.txt, its "$ command" lines
+#	kept: how the pasted outputs are regenerated from make check's
+#	(.out/docs/) or a tool's own run
 #
 # MODE is "exact", for outputs that repeat to the instruction (icount):
 # every line byte for byte, or "masked", for outputs timed in plain TCG:
@@ -138,11 +142,7 @@ def check_outputs(outdir, files):
             if not os.path.exists(fresh):
                 print(f"# skip {where}: no {fresh}")
                 continue
-            with open(fresh, encoding="utf-8") as f:
-                text = f.read()
-            diff = differ(output_lines(block),
-                          text[:-1].split("\n") if text.endswith("\n")
-                          else text.split("\n"), mode)
+            diff = differ(output_lines(block), fresh_lines(fresh), mode)
             if diff:
                 print(f"not ok - {where} differs from {fresh}, {diff}")
                 failed += 1
@@ -150,6 +150,31 @@ def check_outputs(outdir, files):
                 print(f"ok - {where} is what the tool prints")
                 passed += 1
     return passed, failed
+
+
+def fresh_lines(path):
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    return text[:-1].split("\n") if text.endswith("\n") else text.split("\n")
+
+
+def update_outputs(outdir, files):
+    """Rewrite the blocks that have a fresh output; the number rewritten"""
+    done = 0
+    for path in files:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().split("\n")
+        for line, name, _, block in reversed(list(blocks(path))):
+            fresh = os.path.join(outdir, name + ".txt")
+            if block is None or not os.path.exists(fresh):
+                continue
+            commands = [b for b in block if b not in output_lines(block)]
+            lines[line + 1:line + 1 + len(block)] = (commands +
+                                                     fresh_lines(fresh))
+            done += 1
+        with open(path, "w", encoding="utf-8") as f:
+            f.write("\n".join(lines))
+    return done
 
 
 def main(argv):
@@ -161,8 +186,12 @@ def main(argv):
         passed, failed = check_outputs(argv[1], argv[2:])
         print(f"{passed} passed, {failed} failed")
         return 1 if failed else 0
+    if len(argv) >= 3 and argv[0] == "update":
+        print(f"{update_outputs(argv[1], argv[2:])} blocks rewritten")
+        return 0
     print("usage: tools/docs.py links FILE...\n"
-          "       tools/docs.py outputs DIR FILE...", file=sys.stderr)
+          "       tools/docs.py outputs DIR FILE...\n"
+          "       tools/docs.py update DIR FILE...", file=sys.stderr)
     return 2
 
 

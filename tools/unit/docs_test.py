@@ -101,6 +101,23 @@ def skipped_without_output():
             return docs.check_outputs(d, [doc])
 
 
+def updated_then_checked():
+    """update rewrites a block that differs, its command kept; then exact
+    passes: (passed, failed, the command still there)"""
+    with tempfile.TemporaryDirectory() as d:
+        doc = os.path.join(d, "doc.md")
+        with open(doc, "w") as f:
+            f.write(DOC.replace("MODE", "exact"))
+        with open(os.path.join(d, "tool.txt"), "w") as f:
+            f.write(OUT.replace("43.442", "99.999"))
+        with contextlib.redirect_stdout(io.StringIO()):
+            docs.update_outputs(d, [doc])
+            got = docs.check_outputs(d, [doc])
+        with open(doc) as f:
+            text = f.read()
+    return got + ("$ tools/tool.sh --long \\" in text and "99.999" in text,)
+
+
 def main():
     results = []
     for name, mode, fresh, want in CASES:
@@ -109,6 +126,9 @@ def main():
     for name, text, other, want in LINKS:
         got = run_links(text, other)
         results.append((name, got == want, f"got {got} dead, want {want}"))
+    got = updated_then_checked()
+    results.append(("update rewrites a block from the fresh output",
+                    got == (1, 0, True), f"got {got}, want (1, 0, True)"))
     got = skipped_without_output()
     results.append(("a block without a fresh output is skipped",
                     got == (0, 0), f"got {got}, want (0, 0)"))
