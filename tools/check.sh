@@ -29,8 +29,8 @@
 # That is x86-64 (TB_ARCH=x86_64). Each other architecture of tools/arch/
 # has its kernels built from linux-source-6.12 (tools/arch/ARCH.conf lists
 # them): the module cross-built at W=1 and its windows disassembled, and
-# on the kernels TB_ARCH_PLAIN and TB_ARCH_EXACT name the functional and
-# exact suites; on arm64 the trace and debug kernels as above, KUnit,
+# the functional and exact suites on the kernels tools/scenarios names;
+# on arm64 the trace and debug kernels as above, KUnit,
 # compare.sh and bench.sh (pad-irqoff under icount) too; on i386 the
 # functional suite on the notrace kernel. Each architecture's checks come
 # in parts (arch_parts), which run side by side, TB_JOBS (2) at a time,
@@ -155,23 +155,45 @@ big_run()
 	esac
 }
 
-# The long runs: a small guest, and the preemption models in turn, from
-# a module and initramfs of their own (-long), as check_long_boots runs
-# beside check_debian_kernels. TB_LONG_SAMPLES per CPU: 2 x 10^7 (about
-# 31 s under TCG, so one run covers the 18 s the suite runs for: 3 x 10^7
-# took 45 to 47 s), or 10^8 (make check-long, the count issue 6 names:
-# 137 to 151 s each).
-# Both vCPUs sample at once, each in a host thread of its own, as on a
-# machine.
-boot_long()
-{
-	local n
+# The long runs (tools/scenarios: a small guest, and the preemption
+# models in turn) boot from a module and initramfs of their own (-long),
+# as check_long_boots runs beside check_debian_kernels. TB_LONG_SAMPLES
+# per CPU: 2 x 10^7 (about 31 s under TCG, so one run covers the 18 s the
+# suite runs for: 3 x 10^7 took 45 to 47 s), or 10^8 (make check-long,
+# the count issue 6 names: 137 to 151 s each).
 
-	n=$(tb_name "$1")
-	TB_CPUS=2 TB_MEM=256M TB_INITRD=$TB_OUT/initrd-$n-long.cpio.gz \
-		TB_TCG_THREAD= \
-		boot_suite "$1" long 0 900 tb.long_samples="$TB_LONG_SAMPLES" \
-		"${@:2}"
+# boot_scenarios PART KERNEL: boot KERNEL as each line of tools/scenarios
+# for the architecture and PART says, in order; a debug boot adds the
+# kunit group where build_kunit built its module, and reads its results.
+boot_scenarios()
+{
+	local part=$1 k=$2 arch p kern groups clock cpus mem secs args
+	local icount thread initrd n
+
+	n=$(tb_name "$k")
+	while read -r -u 3 arch p kern groups clock cpus mem secs args; do
+		[ "$arch" = "$TB_ARCH" ] && [ "$p" = "$part" ] &&
+			[ "$kern" = "$k" ] || continue
+		case $clock in
+		icount)	icount=1 thread=single ;;
+		tcg)	icount=0 thread=single ;;
+		tcg-mt)	icount=0 thread= ;;
+		*)	result 1 "tools/scenarios: no clock '$clock'"; continue ;;
+		esac
+		args=${args//@big/$(big_run "$k")}
+		args=${args//@long/tb.long_samples=$TB_LONG_SAMPLES}
+		initrd=$TB_OUT/initrd-$n.cpio.gz
+		[ "$part" = long ] && initrd=$TB_OUT/initrd-$n-long.cpio.gz
+		[ "$part" = debug ] && build_kunit "$k" && groups=$groups,kunit
+		# shellcheck disable=SC2086 # args are words
+		TB_CPUS=$cpus TB_MEM=$mem TB_TCG_THREAD=$thread \
+			TB_INITRD=$initrd \
+			boot_suite "$k" "$groups" $icount "$secs" $args
+		case $groups in
+		*,kunit) collect_kunit "$n kunit" "$BOOT_OUT" ;;
+		esac
+	done 3< <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' \
+		"$TB_TOP/tools/scenarios")
 }
 
 # the architecture make check started with (TB_ARCH, x86-64 by default),
@@ -329,6 +351,38 @@ check_refusals()
 # significant on made-up results, make without a kernel tree, and make
 # style: checkpatch, and sparse at W=1 for each kernel, a result each (the
 # KUnit module is built with the same checks for the debug kernel).
+# check_scenarios [FILE]: every line of tools/scenarios (or FILE) names
+# an architecture of tools/arch/, a part, one of that architecture's
+# kernels, groups the guest suite has, a clock, and numbers; a line that
+# does not is printed.
+check_scenarios()
+{
+	local file=${1:-$TB_TOP/tools/scenarios} arch part k groups clock
+	local cpus mem secs args g bad=0
+
+	while read -r -u 3 arch part k groups clock cpus mem secs args; do
+		local why=
+		[ -f "$TB_TOP/tools/arch/$arch.conf" ] || why="no arch $arch"
+		case $part in debian | long | debug | built) ;;
+		*) why="no part $part" ;; esac
+		[ -z "$why" ] && ! (tb_arch_load "$arch" &&
+			case " $TB_ARCH_KERNELS $TB_ARCH_BUILT " in
+			*" $k "*) ;; *) false ;; esac) && why="no kernel $k on $arch"
+		for g in ${groups//,/ }; do
+			grep -q "^group_$g()" "$TB_TOP"/tools/guest/tests/*.sh ||
+				why="no group $g"
+		done
+		case $clock in tcg | tcg-mt | icount) ;;
+		*) why="no clock $clock" ;; esac
+		[[ $cpus =~ ^[1-9][0-9]*$ && $mem =~ ^[1-9][0-9]*[MG]$ &&
+		   $secs =~ ^[1-9][0-9]*$ ]] || why="bad cpus, memory or timeout"
+		[ -z "$why" ] && continue
+		echo "[scenarios] $arch $part $k $groups: $why"
+		bad=1
+	done 3< <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$file")
+	return $bad
+}
+
 check_host()
 {
 	local kernels
@@ -349,6 +403,12 @@ check_host()
 	result $? "packages install even when apt-get update fails"
 	check_now_us
 	result $? "guest now_us: microseconds from any clock, one that starts at 0 too"
+	check_scenarios
+	result $? "tools/scenarios: every boot names an arch, part, kernel, groups and clock there are"
+	printf 'x86_64 built nokernel functional tcg 4 1G 900\nx86_64 built trace nogroup icount 4 1G 900\nx86_64 built trace baseline slow 4 1G 900\n' \
+		>"$TB_OUT/scenarios-bad"
+	[ "$(check_scenarios "$TB_OUT/scenarios-bad" | wc -l)" = 3 ]
+	result $? "tools/scenarios: an unknown kernel, group or clock is caught"
 	TB_STYLE_KUNIT=0 "$TB_TOP/tools/style.sh" >"$TB_OUT/style.log" 2>&1
 	collect_summary style "$TB_OUT/style.log"
 	# a result per Debian kernel of the architecture make check started
@@ -408,9 +468,7 @@ check_debian_kernels()
 
 	for k in $TB_KERNELS; do
 		prepare "$k" || continue
-		boot_suite "$k" functional 0 900 $(big_run "$k")
-		boot_suite "$k" exact 1 600
-		[ "$k" = 6.12 ] && boot_suite "$k" headless 0 300 debugfs=off
+		boot_scenarios debian "$k"
 	done
 	case " $TB_KERNELS " in
 	*" 6.12 "*)	check_dkms ;;
@@ -433,12 +491,7 @@ check_long_boots()
 			tb_make_initramfs "$k" "$TB_OUT/initrd-$n-long.cpio.gz" \
 				"$(tb_module "$k" -long)"
 		result $? "$n: module and initramfs for the long boots"
-		if [ "$k" = 6.12 ]; then
-			boot_long "$k" preempt=none
-			boot_long "$k" preempt=voluntary
-		else
-			boot_long "$k"
-		fi
+		boot_scenarios long "$k"
 	done
 }
 
@@ -580,33 +633,13 @@ build_kunit()
 	return $rc
 }
 
-# The debug kernel's one boot: the functional suite under the kernel's
-# bug detectors, fault injection, the leak scan, then KUnit, after the
-# scan so that what it judges is tracerbench's load and unload alone.
-boot_debug()
-{
-	local k=$1 n groups=functional,stall,faults,leaks args
-
-	n=$(tb_name "$k")
-	# Expedited grace periods: the module loader's failure path waits
-	# for one after each of the faults group's failed loads (about 256,
-	# and arm64's group took 202 s with normal ones, 174 s so).
-	args="$(big_run "$k") rcupdate.rcu_expedited=1"
-	build_kunit "$k" && groups=$groups,kunit
-	boot_suite "$k" $groups 0 2400 $args
-	case $groups in
-	*,kunit)
-		collect_kunit "$n kunit" "$BOOT_OUT" ;;
-	esac
-}
-
 # The kernels built from linux-source-6.12 for the architecture. Without
 # Debian kernels (all but x86-64), the plain suites run on the one
 # tools/arch/ARCH.conf names, TB_ARCH_PLAIN, and the disassembly check's
 # own check with it.
 check_built_kernels()
 {
-	local k n s exact
+	local k n s
 
 	for k in ${TB_BUILT_KERNELS}; do
 		n=$(tb_name "$k")
@@ -623,21 +656,14 @@ check_built_kernels()
 		if [ -z "$TB_KERNELS" ] && [ "$k" = "${TB_ARCH_PLAIN:-}" ]; then
 			check_disasm_catches "$k"
 			result $? "$n: disasm: a store moved into the windows is caught"
-			boot_suite "$k" functional 0 900 $(big_run "$k")
-		fi
-		# the icount suites of a kernel share its one icount boot
-		exact=
-		if [ -z "$TB_KERNELS" ] && [ "$k" = "${TB_ARCH_EXACT:-}" ]; then
-			exact=exact,
 		fi
 		case $k in
-		notrace) boot_suite "$k" ${exact}baseline 1 900 ;;
-		trace)	boot_suite "$k" ${exact}tracepoints,baseline 1 900
-			check_tracepoint_nop "$k" ;;
 		debug)	check_disasm_catches "$k"
 			result $? "$n: disasm: a store moved into the windows is caught, KASAN's checks allowed"
-			boot_debug "$k" ;;
+			boot_scenarios debug "$k" ;;
+		*)	boot_scenarios built "$k" ;;
 		esac
+		[ "$k" = trace ] && check_tracepoint_nop "$k"
 	done
 }
 
