@@ -1,0 +1,222 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# The host's own checks of make check: unit tests, style, the kernel
+# cache's keys, installs, the guest's helpers, the scenario table and
+# make check's refusals. Sourced by tools/check.sh.
+
+# Without the kernel's build tree, make names the package to install.
+check_no_kdir()
+{
+	local out
+
+	out=$(make -C "$TB_TOP" KDIR=/nonexistent KVER=0.0-tb modules 2>&1) &&
+		return 1
+	echo "$out" | grep -q 'apt install linux-headers-0.0-tb' &&
+		echo "$out" | grep -q 'dnf install kernel-devel-0.0-tb' &&
+		return 0
+	echo "$out" | sed 's/^/[no kdir] /'
+	return 1
+}
+
+# check_tree_key: a kernel's cache key follows its fragments' options and
+# not their comments: a copy of tools/kconfig/ keys the trace kernel as the
+# real one does, still does with a comment added to base.config, and no
+# longer does with an option added. The same for a patched kernel's extra
+# fragment (tb_patched_dir), whose key follows its patches' contents too.
+check_tree_key()
+{
+	local tmp real rc=1
+
+	tmp=$(mktemp -d) || return 1
+	real=$(tb_kernel_tree trace)
+	mkdir -p "$tmp/tools" && cp -r "$TB_TOP/tools/kconfig" "$tmp/tools/" &&
+		[ "$(TB_TOP=$tmp tb_kernel_tree trace)" = "$real" ] &&
+		echo "# a comment, and a CONFIG_X=y in it" >>"$tmp/tools/kconfig/base.config" &&
+		[ "$(TB_TOP=$tmp tb_kernel_tree trace)" = "$real" ] &&
+		echo "CONFIG_PRINTK=y" >>"$tmp/tools/kconfig/base.config" &&
+		[ "$(TB_TOP=$tmp tb_kernel_tree trace)" != "$real" ] &&
+		check_patched_key "$tmp" && rc=0
+	rm -rf "$tmp"
+	return $rc
+}
+
+# patched_key PATCHES FRAGMENT: the patched trace kernel's key, or failure,
+# never an empty key.
+patched_key()
+{
+	local key
+
+	key=$(tb_patched_dir trace "$1" "$2") && [ -n "$key" ] && echo "$key"
+}
+
+# check_patched_key DIR: in DIR, a patched trace kernel's key with an extra
+# fragment stays with a comment added to it, and changes with an option
+# added to it, with a line added to its patch, and with no patch at all. A
+# missing fragment is refused, a blank fragment list keys as none, not as
+# options read from stdin, and without patches the fragment still counts.
+check_patched_key()
+{
+	local dir=$1 patch=$TB_TOP/tools/patches/irqsoff-key frag=$1/extra.config
+	local key p
+
+	cp -r "$patch" "$dir/patch" &&
+		echo "CONFIG_BLK_DEV_INITRD=y" >"$frag" &&
+		key=$(patched_key "$dir/patch" "$frag") &&
+		[ "$(patched_key "$patch" "$frag")" = "$key" ] &&
+		echo "# a comment, and a CONFIG_X=y in it" >>"$frag" &&
+		[ "$(patched_key "$dir/patch" "$frag")" = "$key" ] &&
+		p=$(patched_key "" "$frag") && [ "$p" != "$key" ] &&
+		echo "CONFIG_PRINTK=y" >>"$frag" &&
+		p=$(patched_key "$dir/patch" "$frag") && [ "$p" != "$key" ] &&
+		sed -i '$d' "$frag" &&
+		[ "$(patched_key "$dir/patch" "$frag")" = "$key" ] &&
+		for p in "$dir"/patch/*.patch; do echo >>"$p"; done &&
+		p=$(patched_key "$dir/patch" "$frag") && [ "$p" != "$key" ] &&
+		! patched_key "$dir/patch" "$dir/missing.config" 2>/dev/null &&
+		p=$(patched_key "$patch" "") &&
+		[ "$(echo CONFIG_PRINTK=y | patched_key "$patch" " ")" = "$p" ] &&
+		[ "$(patched_key "" "$frag")" != "$(patched_key "" "")" ]
+}
+
+# check_install_update_fails: tb_install still installs what is missing
+# when apt-get update fails, as it does while a mirror is mid-sync. Fake
+# dpkg-query (nothing installed) and apt-get (update fails, install logs
+# its packages) come first in PATH.
+check_install_update_fails()
+{
+	local tmp rc=1
+
+	tmp=$(mktemp -d) || return 1
+	printf '#!/bin/sh\nexit 1\n' >"$tmp/dpkg-query" &&
+		printf '#!/bin/sh\n[ "$1" = update ] && exit 100\necho "$@" >>%s\n' \
+			"$tmp/install.log" >"$tmp/apt-get" &&
+		chmod +x "$tmp/dpkg-query" "$tmp/apt-get" &&
+		(PATH=$tmp:$PATH tb_install) 2>"$tmp/err" &&
+		grep -q 'apt-get update failed' "$tmp/err" &&
+		[ "$(cat "$tmp/install.log")" = \
+		  "install -y -qq --no-install-recommends $(echo $(tb_packages))" ] &&
+		rc=0
+	rm -rf "$tmp"
+	return $rc
+}
+
+# check_now_us: the guest's now_us, under busybox as in the guest, turns
+# each clock reading into microseconds, those of a clock that starts at 0
+# (no leading zero read as octal) among them.
+check_now_us()
+{
+	local case in want got rc=0
+
+	for case in 0.898685:898685 0.000000:0 0.080000:80000 \
+		    12.000009:12000009 1795432370.336724:1795432370336724; do
+		in=${case%:*}
+		want=${case#*:}
+		got=$(busybox sh -c "$(sed -n '/^now_us()$/,/^}$/p' \
+			"$TB_TOP/tools/guest/ktap.sh")
+			unset EPOCHREALTIME
+			EPOCHREALTIME=$in
+			now_us t && echo \$t" 2>&1)
+		[ "$got" = "$want" ] && continue
+		echo "[now_us] $in: $got, not $want"
+		rc=1
+	done
+	return $rc
+}
+
+# check_refusals: make check refuses what it cannot run, before running
+# anything: exit status 2, the reason as its failure, no part started.
+check_refusals()
+{
+	local vars want out rc fail=0
+
+	while IFS="|" read -r vars want; do
+		out=$(env $vars "$TB_TOP/tools/check.sh" 2>&1)
+		rc=$?
+		if [ $rc != 2 ] || ! echo "$out" | grep -qF "not ok - $want" ||
+		   echo "$out" | grep -q ': started'; then
+			echo "[refusals] $vars: exit $rc, want 2 and '$want':"
+			echo "$out" | tail -n 3 | sed 's/^/[refusals] /'
+			fail=1
+		fi
+	done <<-EOF
+	TB_JOBS=0|TB_JOBS is a count from 1, not '0'
+	TB_PARTS=host,long|TB_PARTS names host, debian, long, debug or built, not 'host,long'
+	TB_LONG_SAMPLES=1e8|TB_LONG_SAMPLES is a count from 1, not '1e8'
+	TB_PARTS=long TB_ARCHS=arm64|TB_PARTS="long" and TB_ARCHS="arm64" leave nothing to run
+	EOF
+	return $fail
+}
+
+# The host's own checks, the part "host" (a job beside the architectures'
+# parts, see below): the unit tests, report.py's rules for exact and
+# significant on made-up results, make without a kernel tree, and make
+# style: checkpatch, and sparse at W=1 for each kernel, a result each (the
+# KUnit module is built with the same checks for the debug kernel).
+# check_scenarios [FILE]: every line of tools/scenarios (or FILE) names
+# an architecture of tools/arch/, a part, one of that architecture's
+# kernels, groups the guest suite has, a clock, and numbers; a line that
+# does not is printed.
+check_scenarios()
+{
+	local file=${1:-$TB_TOP/tools/scenarios} arch part k groups clock
+	local cpus mem secs args g bad=0
+
+	while read -r -u 3 arch part k groups clock cpus mem secs args; do
+		local why=
+		[ -f "$TB_TOP/tools/arch/$arch.conf" ] || why="no arch $arch"
+		case $part in debian | long | debug | built) ;;
+		*) why="no part $part" ;; esac
+		[ -z "$why" ] && ! (tb_arch_load "$arch" &&
+			case " $TB_ARCH_KERNELS $TB_ARCH_BUILT " in
+			*" $k "*) ;; *) false ;; esac) && why="no kernel $k on $arch"
+		for g in ${groups//,/ }; do
+			grep -q "^group_$g()" "$TB_TOP"/tools/guest/tests/*.sh ||
+				why="no group $g"
+		done
+		case $clock in tcg | tcg-mt | icount) ;;
+		*) why="no clock $clock" ;; esac
+		[[ $cpus =~ ^[1-9][0-9]*$ && $mem =~ ^[1-9][0-9]*[MG]$ &&
+		   $secs =~ ^[1-9][0-9]*$ ]] || why="bad cpus, memory or timeout"
+		[ -z "$why" ] && continue
+		echo "[scenarios] $arch $part $k $groups: $why"
+		bad=1
+	done 3< <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$file")
+	return $bad
+}
+
+check_host()
+{
+	local kernels
+
+	make -s -C "$TB_TOP/tools/unit" check >"$TB_OUT/unit.log" 2>&1
+	collect_summary unit "$TB_OUT/unit.log"
+	/usr/bin/python3 "$TB_TOP/tools/unit/report_test.py" \
+		>"$TB_OUT/report-unit.log" 2>&1
+	collect_summary "report unit" "$TB_OUT/report-unit.log"
+	/usr/bin/python3 "$TB_TOP/tools/unit/jump_nop_test.py" \
+		>"$TB_OUT/jump-nop-unit.log" 2>&1
+	collect_summary "jump_nop unit" "$TB_OUT/jump-nop-unit.log"
+	check_no_kdir
+	result $? "make without a kernel build tree names the headers package"
+	check_tree_key
+	result $? "a kernel's cache key follows its fragments' options, not their comments, and a patched kernel's its patches"
+	check_install_update_fails
+	result $? "packages install even when apt-get update fails"
+	check_now_us
+	result $? "guest now_us: microseconds from any clock, one that starts at 0 too"
+	check_scenarios
+	result $? "tools/scenarios: every boot names an arch, part, kernel, groups and clock there are"
+	printf 'x86_64 built nokernel functional tcg 4 1G 900\nx86_64 built trace nogroup icount 4 1G 900\nx86_64 built trace baseline slow 4 1G 900\n' \
+		>"$TB_OUT/scenarios-bad"
+	[ "$(check_scenarios "$TB_OUT/scenarios-bad" | wc -l)" = 3 ]
+	result $? "tools/scenarios: an unknown kernel, group or clock is caught"
+	TB_STYLE_KUNIT=0 "$TB_TOP/tools/style.sh" >"$TB_OUT/style.log" 2>&1
+	collect_summary style "$TB_OUT/style.log"
+	# a result per Debian kernel of the architecture make check started
+	# with, whatever architecture the parts' loop loaded last
+	kernels=$(tb_arch_load "$TB_HOST_ARCH" && echo $TB_KERNELS)
+	[ "$(grep -c ': sparse (C=2) and W=1 clean$' "$TB_OUT/style.log")" = \
+	  "$(echo $kernels | wc -w)" ]
+	result $? "make style: sparse on each of the kernels ($kernels)"
+	check_refusals
+	result $? "make check refuses a bad TB_JOBS, TB_PARTS or TB_LONG_SAMPLES, and a selection of nothing"
+}

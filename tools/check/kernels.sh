@@ -1,0 +1,266 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# The kernels' parts of make check: the module built for each kernel,
+# its windows disassembled, the boots of tools/scenarios, DKMS and KUnit.
+# Sourced by tools/check.sh.
+
+# prepare KERNEL: the module built for it and an initramfs holding it
+prepare()
+{
+	local k=$1 n
+
+	n=$(tb_name "$k")
+	if ! tb_build_module "$k"; then
+		sed "s/^/[$n build] /" "$(dirname "$(tb_module "$k")")/build.log"
+		result 1 "$n: module builds at W=1 without warnings"
+		return 1
+	fi
+	result 0 "$n: module builds at W=1 without warnings"
+	[ "$(modinfo -F version "$(tb_module "$k")")" = "$(tb_version)" ]
+	result $? "$n: modinfo reports version $(tb_version)"
+	"$TB_TOP/tools/disasm.sh" "$(tb_module "$k")" >"$TB_OUT/disasm-$n.log" 2>&1
+	result $? "$n: disasm: every timed window holds its primitive only"
+	sed "s/^/[$n disasm] /" "$TB_OUT/disasm-$n.log"
+	tb_make_initramfs "$k" "$TB_OUT/initrd-$n.cpio.gz"
+	result $? "$n: initramfs"
+}
+
+# The disassembly check can fail: a build with a sample store moved into
+# every window must be refused, for that store.
+check_disasm_catches()
+{
+	local log=$TB_OUT/disasm-selftest-$(tb_name "$1").log
+
+	TB_KCFLAGS=-DTB_DISASM_SELFTEST tb_build_module "$1" -selftest ||
+		return 1
+	! "$TB_TOP/tools/disasm.sh" "$(tb_module "$1" -selftest)" >"$log" 2>&1 &&
+		grep -q 'memory access in the window' "$log"
+}
+
+# The Debian kernels of the architecture (x86-64's): the module for each,
+# the plain suites, and the headless and DKMS checks on 6.12.
+check_debian_kernels()
+{
+	local k
+
+	for k in $TB_KERNELS; do
+		check_disasm_catches "$k"
+		result $? "$k: disasm: a store moved into the windows is caught"
+		break
+	done
+
+	for k in $TB_KERNELS; do
+		prepare "$k" || continue
+		boot_scenarios debian "$k"
+	done
+	case " $TB_KERNELS " in
+	*" 6.12 "*)	check_dkms ;;
+	esac
+}
+
+# The long boots: TB_LONG_SAMPLES per CPU on 6.12 with preempt=none and
+# with preempt=voluntary, and on 6.12-rt.
+check_long_boots()
+{
+	local k n
+
+	for k in $TB_KERNELS; do
+		case $k in
+		6.12 | 6.12-rt)	;;
+		*)		continue ;;
+		esac
+		n=$(tb_name "$k")
+		tb_build_module "$k" -long &&
+			tb_make_initramfs "$k" "$TB_OUT/initrd-$n-long.cpio.gz" \
+				"$(tb_module "$k" -long)"
+		result $? "$n: module and initramfs for the long boots"
+		boot_scenarios long "$k"
+	done
+}
+
+# DKMS as a user's machine runs it: add and build a staged copy of the tree
+# for the installed Debian 6.12 headers, then boot 6.12 with the module
+# DKMS built. DKMS gets trees and a throwaway signing key of its own in a
+# temporary directory, so that runs never collide and nothing outside it is
+# touched.
+check_dkms()
+{
+	local k=6.12 v rel tmp opts ko out=$TB_OUT/6.12-dkms rc
+
+	v=$(tb_version)
+	rel=$(tb_release $k)
+	[ "$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$TB_TOP/dkms.conf")" = \
+	  "$(cat "$TB_TOP/VERSION")" ]
+	result $? "dkms.conf: PACKAGE_VERSION is VERSION, $(cat "$TB_TOP/VERSION")"
+
+	tmp=$(mktemp -d) || return 1
+	mkdir -p "$tmp"/src "$tmp"/dkms "$tmp"/modules
+	opts=(--sourcetree "$tmp/src" --dkmstree "$tmp/dkms"
+	      --installtree "$tmp/modules")
+	export mok_signing_key=$tmp/mok.key mok_certificate=$tmp/mok.pub
+	{
+		make -s -C "$TB_TOP" stage DEST="$tmp/src/tracerbench-$v" &&
+			dkms add tracerbench/"$v" "${opts[@]}" &&
+			dkms build tracerbench/"$v" -k "$rel" "${opts[@]}"
+	} >"$TB_OUT/dkms.log" 2>&1
+	rc=$?
+	unset mok_signing_key mok_certificate
+	ko=$(find "$tmp/dkms/tracerbench/$v/$rel" -name 'tracerbench.ko*' \
+		2>/dev/null | head -n 1)
+	if [ $rc != 0 ] || [ -z "$ko" ]; then
+		rc=1
+		cat "$TB_OUT/dkms.log" \
+			"$tmp/dkms/tracerbench/$v/build/make.log" 2>/dev/null |
+			sed 's/^/[dkms] /'
+	fi
+	result $rc "dkms: add and build $v for $rel from a staged copy"
+	if [ $rc = 0 ]; then
+		[ "$(modinfo -F version "$ko")" = "$v" ]
+		result $? "dkms: modinfo reports version $v"
+		mkdir -p "$TB_OUT/dkms"
+		case $ko in
+		*.xz)	xz -dc "$ko" >"$TB_OUT/dkms/tracerbench.ko" ;;
+		*)	cp "$ko" "$TB_OUT/dkms/tracerbench.ko" ;;
+		esac &&
+			tb_make_initramfs $k "$TB_OUT/initrd-dkms.cpio.gz" \
+				"$TB_OUT/dkms/tracerbench.ko"
+		result $? "dkms: initramfs with the module DKMS built"
+		tb_boot $k "$TB_OUT/initrd-dkms.cpio.gz" version 300 "$out" \
+			tb.version="$v"
+		collect_ktap "$k dkms" "$out"
+	fi
+	dkms remove tracerbench/"$v" --all "${opts[@]}" >/dev/null 2>&1
+	[ -z "$(dkms status "${opts[@]}")" ]
+	result $? "dkms: remove --all leaves nothing"
+	rm -rf "$tmp"
+}
+
+# The KUnit suites tools/kunit/ builds: those of each NAME_kunit.c whose
+# NAME.c the tree has (see tools/kunit/Kbuild).
+kunit_suites()
+{
+	local f
+
+	for f in "$TB_TOP"/tools/kunit/*_kunit.c; do
+		[ -f "$TB_TOP/$(basename "$f" _kunit.c).c" ] || continue
+		sed -n 's/^\t\.name = "\(tracerbench_[a-z_]*\)",$/\1/p' "$f"
+	done
+}
+
+# Count the KTAP of KUnit that the guest passed on as "# kunit: " lines: a
+# result per case, or per parameter of a parameterised case. A suite of
+# tools/kunit/ that did not finish, or finished with fewer cases than it
+# planned, is one more failure: it crashed, or the guest died in it.
+collect_kunit()
+{
+	local label=$1 ktap=$2.kunit st name suite
+
+	sed -n 's/^# kunit: //p' "$2".ktap >"$ktap"
+	while IFS='|' read -r st name; do
+		result "$st" "$label: $name"
+	done < <(awk '
+	function emit(st, name) { print st "|" name }
+	/^    # Subtest: / { suite = substr($0, 16); plan = -1; cases = 0
+		failed = 0; next }
+	/^    1\.\.[0-9]+$/ { plan = substr($0, 8) + 0; next }
+	/^        # Subtest: / { tcase = substr($0, 20); params = 0; next }
+	/^        (not )?ok [0-9]+ / {
+		st = /^        ok / ? 0 : 1
+		sub(/^        (not )?ok [0-9]+ /, "")
+		emit(st, suite ": " tcase ": " $0)
+		params++; failed += st; next }
+	/^    (not )?ok [0-9]+ / {
+		st = /^    ok / ? 0 : 1
+		sub(/^    (not )?ok [0-9]+ /, "")
+		cases++
+		if (!params)
+			emit(st, suite ": " $0)
+		else if (st && !failed)
+			emit(1, suite ": " $0 ": failed")
+		failed += st; params = 0; next }
+	/^(not )?ok [0-9]+ / {
+		st = /^ok / ? 0 : 1
+		sub(/^(not )?ok [0-9]+ /, "")
+		if ($0 != suite)
+			next
+		if (cases != plan)
+			emit(1, suite ": " cases " of " plan " cases reported")
+		else if (st && !failed)
+			emit(1, suite ": failed")
+		suite = ""; next }
+	' "$ktap")
+	for suite in $(kunit_suites); do
+		grep -Eq "^(not )?ok [0-9]+ $suite\$" "$ktap" && continue
+		result 1 "$label: suite $suite finished"
+	done
+}
+
+# The KUnit suites of the pure helpers on kernel $1, which has CONFIG_KUNIT:
+# the module built at W=1 with sparse, and put in the kernel's initramfs
+# beside tracerbench.ko, for the kunit group of the debug boot.
+build_kunit()
+{
+	local k=$1 n
+
+	n=$(tb_name "$k")
+	if ! tb_build_kunit "$k"; then
+		sed "s/^/[$n kunit build] /" "$(tb_kunit_log "$k")"
+		result 1 "$n: KUnit module builds at W=1 with sparse, cleanly"
+		return 1
+	fi
+	result 0 "$n: KUnit module builds at W=1 with sparse, cleanly"
+	tb_make_initramfs "$k" "$TB_OUT/initrd-$n.cpio.gz" \
+		"$(tb_module "$k")" "$(tb_kunit_module "$k")"
+	local rc=$?
+	result $rc "$n: initramfs with the KUnit module"
+	return $rc
+}
+
+# The kernels built from linux-source-6.12 for the architecture. Without
+# Debian kernels (all but x86-64), the plain suites run on the one
+# tools/arch/ARCH.conf names, TB_ARCH_PLAIN, and the disassembly check's
+# own check with it.
+check_built_kernels()
+{
+	local k n s
+
+	for k in ${TB_BUILT_KERNELS}; do
+		n=$(tb_name "$k")
+		s=$SECONDS
+		if ! tb_build_kernel "$k"; then
+			tail -n 40 "$(tb_kernel_dir "$k")/build.log" |
+				sed "s/^/[$n kernel] /"
+			result 1 "$n: kernel builds from linux-source-6.12"
+			continue
+		fi
+		result 0 "$n: kernel builds from linux-source-6.12"
+		echo "# $n kernel: $((SECONDS - s)) s"
+		prepare "$k" || continue
+		if [ -z "$TB_KERNELS" ] && [ "$k" = "${TB_ARCH_PLAIN:-}" ]; then
+			check_disasm_catches "$k"
+			result $? "$n: disasm: a store moved into the windows is caught"
+		fi
+		case $k in
+		debug)	check_disasm_catches "$k"
+			result $? "$n: disasm: a store moved into the windows is caught, KASAN's checks allowed"
+			boot_scenarios debug "$k" ;;
+		*)	boot_scenarios built "$k" ;;
+		esac
+		[ "$k" = trace ] && check_tracepoint_nop "$k"
+	done
+}
+
+# check_tracepoint_nop KERNEL: with CONFIG_JUMP_LABEL, the disabled
+# irq_disable tracepoint in trace_hardirqs_off() is a NOP in the image, not
+# a load and a test, as in the kernels users run.
+check_tracepoint_nop()
+{
+	local n log
+
+	n=$(tb_name "$1")
+	log=$TB_OUT/jump-nop-$n.log
+	/usr/bin/python3 "$TB_TOP/tools/jump_nop.py" --objdump "${TB_CROSS}objdump" \
+		--nm "${TB_CROSS}nm" "$(tb_kernel_dir "$1")/vmlinux" \
+		trace_hardirqs_off __tracepoint_irq_disable >"$log" 2>&1
+	result $? "$n: the disabled irq_disable tracepoint in trace_hardirqs_off() is a NOP in vmlinux"
+	sed "s/^/[$n jump_nop] /" "$log"
+}
