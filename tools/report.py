@@ -28,6 +28,12 @@ import re
 import signal
 import sys
 
+# teststats.py, beside this file, whatever directory runs it
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from teststats import (EXACT_FLIPS, EXACT_RANKS, bootstrap_ci,  # noqa: E402
+                       flip_min_p, holm, mann_whitney, median, sign_flip)
+from plots import plot  # noqa: E402
+
 
 def read_prims():
     """The primitives' names, in the module's order, from its prims.h."""
@@ -60,13 +66,6 @@ REPORT_SCHEMA = 1
 # different counters; within it ticks are taken as one unit, which may
 # leave an error of that share of a figure (--ns leaves none).
 HZ_TOLERANCE = 0.002
-# the sign-flip test enumerates all 2^n patterns up to this many nonzero
-# differences, and draws FLIPS of them beyond
-EXACT_FLIPS = 20
-FLIPS = 100000
-# Mann-Whitney with ties: the exact distribution of the rank sum up to
-# this many rounds of both rows together, FLIPS random permutations beyond
-EXACT_RANKS = 100
 
 
 class ReportError(Exception):
@@ -85,14 +84,6 @@ def need_modules(*names):
                 f"{sys.executable} cannot import {name}: install "
                 f"{' '.join(pkgs[n] for n in names)} (Debian), or run "
                 f"report.py with a Python that has them (/usr/bin/python3)")
-
-
-def median(values):
-    v = sorted(values)
-    n = len(v)
-    if not n:
-        return float("nan")
-    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
 
 
 def is_num(v):
@@ -366,96 +357,6 @@ def row_seed(seed, row, ref, prim):
     return int.from_bytes(h[:8], "little")
 
 
-def sign_flip(d, rng):
-    """Two-sided p of the sign-flip test of the differences d (their sum
-    against that of every pattern of signs), and whether exact. A zero
-    difference is the same under either sign: it changes no count."""
-    import numpy as np
-    d = np.asarray([x for x in d if x != 0], dtype=float)
-    if not d.size:
-        return 1.0, True
-    t = abs(d.sum())
-    tol = 1e-9 * float(np.abs(d).sum())
-    if d.size <= EXACT_FLIPS:
-        sums = np.zeros(1)
-        for x in d:
-            sums = np.concatenate((sums + x, sums - x))
-        return float(np.count_nonzero(np.abs(sums) >= t - tol)) / sums.size, \
-            True
-    signs = rng.choice(np.array([-1.0, 1.0]), size=(FLIPS, d.size))
-    hits = np.count_nonzero(np.abs(signs @ d) >= t - tol)
-    return (hits + 1) / (FLIPS + 1), False
-
-
-def flip_min_p(k):
-    """The smallest p of the sign-flip test of k nonzero differences:
-    every one the same way, 2 of the 2^k patterns (or the sampled test's
-    floor)."""
-    if not k:
-        return 1.0
-    return 2.0 / 2 ** k if k <= EXACT_FLIPS else \
-        max(2.0 / 2 ** k, 1 / (FLIPS + 1))
-
-
-def mann_whitney(a, b, rng):
-    """Two-sided Mann-Whitney test of a against b: (p, the smallest p the
-    test allows for these sizes and ties, whether exact). Without ties,
-    scipy's exact distribution of U, whose smallest p is that of two
-    samples apart. With ties, scipy's exact U is wrong and its normal
-    approximation anti-conservative at a few rounds: the permutation test
-    of the rank sum instead, by its exact distribution up to EXACT_RANKS
-    rounds in all, and by FLIPS random permutations beyond."""
-    import numpy as np
-    from scipy.stats import mannwhitneyu, rankdata
-    na, nb = len(a), len(b)
-    if len(set(a) | set(b)) == na + nb:
-        def p_of(x, y):
-            return float(mannwhitneyu(x, y, alternative="two-sided",
-                                      method="exact").pvalue)
-        # computed as p is, so that rounding never takes p below it
-        return p_of(a, b), p_of(range(na), range(na, na + nb)), True
-    n = na + nb
-    # midranks doubled: integers, summed exactly
-    r2 = np.rint(2 * rankdata(list(a) + list(b))).astype(np.int64)
-    mid = na * (n + 1)
-    t = abs(int(r2[:na].sum()) - mid)
-    if n > EXACT_RANKS:
-        hits = 0
-        for _ in range(FLIPS // 1000):
-            pick = np.argsort(rng.random((1000, n)), axis=1)[:, :na]
-            hits += np.count_nonzero(np.abs(r2[pick].sum(axis=1) - mid) >= t)
-        return (hits + 1) / (FLIPS + 1), \
-            max(1 / math.comb(n, na), 1 / (FLIPS + 1)), False
-    # ways[k][s]: the subsets of k of the ranks seen so far that sum to s
-    top = int(r2.sum())
-    ways = np.zeros((na + 1, top + 1))
-    ways[0][0] = 1
-    for r in r2:
-        ways[1:, r:] += ways[:-1, :top + 1 - r].copy()
-    dist = ways[na]
-    dev = np.abs(np.arange(top + 1) - mid)
-    total = dist.sum()
-    # the masses are added in one order for p and for its floor, and
-    # adding masses never lowers a sum, so p is never below min_p
-    far = dev[dist > 0].max()
-    return (float(dist[dev >= t].sum() / total),
-            float(dist[dev == far].sum() / total), True)
-
-
-def bootstrap_ci(a, b, n, level, rng, pair):
-    """The level interval of median(a) - median(b), resampling rounds:
-    paired rows' rounds as pairs."""
-    import numpy as np
-    a = np.asarray(a)
-    b = np.asarray(b)
-    ia = rng.integers(0, len(a), size=(n, len(a)))
-    ib = ia if pair else rng.integers(0, len(b), size=(n, len(b)))
-    d = np.median(a[ia], axis=1) - np.median(b[ib], axis=1)
-    tail = (1 - level) / 2 * 100
-    lo, hi = np.percentile(d, [tail, 100 - tail])
-    return float(lo), float(hi)
-
-
 def compare(a, b, pair, exact_rows, args, rng):
     """The difference of row a to reference b, for one primitive; with
     exact_rows, both rows are known to repeat exactly; with pair, a and b
@@ -484,17 +385,6 @@ def compare(a, b, pair, exact_rows, args, rng):
         res["p"], res["min_p"], exact = mann_whitney(a, b, rng)
         res["test"] = "Mann-Whitney" if exact else "Mann-Whitney (sampled)"
     return res
-
-
-def holm(ps):
-    """Holm's step-down adjustment of the p values ps, in their order."""
-    m = len(ps)
-    adj = [0.0] * m
-    run = 0.0
-    for k, i in enumerate(sorted(range(m), key=lambda i: ps[i])):
-        run = max(run, min(1.0, (m - k) * ps[i]))
-        adj[i] = run
-    return adj
 
 
 def judge(entries, alpha):
@@ -813,93 +703,6 @@ def print_text(tables, rows, order, ref, args, md, ntests, warnings):
         if note:
             print()
             print(("_" + note + "_") if md else "  " + note)
-
-
-def merged_histogram(row, prim):
-    acc = {}
-    for run in row["runs"]:
-        for low, count in run.get("histogram", {}).get(prim, []):
-            acc[low] = acc.get(low, 0) + count
-    return sorted(acc.items())
-
-
-def per_cpu_medians(row, prim):
-    acc = {}
-    for run in row["runs"]:
-        for c in run.get("per_cpu", {}).get(prim, []):
-            acc.setdefault(int(c["cpu"]), []).append(float(c["median"]))
-    return sorted((cpu, median(v)) for cpu, v in acc.items())
-
-
-def plot(rows, order, prims, outdir):
-    import matplotlib
-    matplotlib.use("Agg")
-    matplotlib.rcParams["svg.fonttype"] = "none"
-    matplotlib.rcParams["svg.hashsalt"] = "tracerbench"
-    import matplotlib.pyplot as plt
-
-    os.makedirs(outdir, exist_ok=True)
-    ncol = 3
-    nrow = (len(prims) + ncol - 1) // ncol
-    written = []
-    for what in ("cdf", "per_cpu"):
-        fig, axes = plt.subplots(nrow, ncol, figsize=(5 * ncol, 3.6 * nrow),
-                                 squeeze=False)
-        for i, prim in enumerate(prims):
-            ax = axes[i // ncol][i % ncol]
-            for name in order:
-                if what == "cdf":
-                    h = merged_histogram(rows[name], prim)
-                    if not h:
-                        continue
-                    total = sum(c for _, c in h)
-                    # from 0 at the lowest sample, so that the step shows
-                    xs, ys, run = [h[0][0]], [0.0], 0
-                    for low, c in h:
-                        run += c
-                        xs.append(low)
-                        ys.append(run / total)
-                    line, = ax.step(xs, ys, where="post", label=name)
-                else:
-                    pc = per_cpu_medians(rows[name], prim)
-                    if not pc:
-                        continue
-                    line, = ax.plot([c for c, _ in pc], [m for _, m in pc],
-                                    marker="o", label=name)
-                line.set_gid(f"{what}-{prim}-{name}")
-            ax.set_title(prim)
-            if what == "cdf":
-                ax.set_xscale("symlog", linthresh=1)
-                ax.set_xlabel("ticks per pair (log)")
-                ax.set_ylabel("fraction of samples")
-                ax.set_ylim(0, 1.02)
-            else:
-                ax.set_xlabel("CPU")
-                ax.set_ylabel("median, ticks per pair")
-                ax.xaxis.get_major_locator().set_params(integer=True)
-            ax.grid(True, alpha=0.3)
-        for j in range(len(prims), nrow * ncol):
-            axes[j // ncol][j % ncol].set_visible(False)
-        # every row's series, wherever it was drawn; results without
-        # histograms or per-CPU rows draw none
-        legend = {}
-        for ax in axes.flat:
-            for h, lb in zip(*ax.get_legend_handles_labels()):
-                legend.setdefault(lb, h)
-        handles, labels = list(legend.values()), list(legend)
-        if labels:
-            fig.legend(handles, labels, loc="lower center",
-                       ncol=min(len(labels), 4), frameon=False)
-        fig.suptitle("cumulative distribution of the samples, all rounds"
-                     if what == "cdf" else "each CPU's median, median over "
-                     "rounds")
-        fig.tight_layout(rect=(0, 0.12, 1, 0.95))
-        for ext in ("svg", "png"):
-            path = os.path.join(outdir, f"{what}.{ext}")
-            fig.savefig(path, dpi=80)
-            written.append(path)
-        plt.close(fig)
-    return written
 
 
 def order_lines(tables, rows, ref):
