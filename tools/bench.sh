@@ -239,7 +239,7 @@ parse_spec()
 	else
 		[ -z "$bld" ] || die "$spec: build= goes with bzimage="
 		tb_is_built "$base" ||
-			die "$spec: '$base' is no kernel variant (notrace, trace, debug)"
+			die "$spec: '$base' is no kernel variant ($TB_VARIANTS)"
 	fi
 	if [ -z "$label" ]; then
 		label=$base

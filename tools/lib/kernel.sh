@@ -10,17 +10,28 @@ tb_kernel_source()
 		[ -x "$TB_SRC/scripts/checkpatch.pl" ]
 }
 
+# The variants of linux-source-6.12, the only place that names them:
+# tb_fragments VARIANT prints the kconfig fragments it is built from, the
+# architecture's among them, and nothing for a name that is no variant.
+TB_VARIANTS="notrace trace debug"
 tb_fragments()
 {
-	local d=$TB_TOP/tools/kconfig
-
-	local a
+	local d=$TB_TOP/tools/kconfig a
 
 	a=$(for f in $TB_ARCH_FRAGMENTS; do echo "$d/$f"; done)
 	case $1 in
 	notrace)	echo "$d/base.config" $a ;;
 	trace)		echo "$d/base.config" $a "$d/trace.config" ;;
 	debug)		echo "$d/base.config" $a "$d/trace.config $d/debug.config" ;;
+	esac
+}
+
+# tb_is_built KERNEL: KERNEL is a variant of linux-source-6.12
+tb_is_built()
+{
+	case " $TB_VARIANTS " in
+	*" $1 "*)	return 0 ;;
+	*)		return 1 ;;
 	esac
 }
 

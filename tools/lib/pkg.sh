@@ -2,14 +2,6 @@
 # Packages: the target kernels of Debian, apt-get installs, and a guest
 # architecture's busybox and bash. Sourced by tools/lib.sh.
 
-tb_is_built()
-{
-	case $1 in
-	notrace | trace | debug)	return 0 ;;
-	*)				return 1 ;;
-	esac
-}
-
 tb_image_pkg()
 {
 	case $1 in
