@@ -13,10 +13,15 @@
 # LABEL is a kernel of tools/lib.sh (default 6.12); SAMPLES default to
 # 10^5 10^6 10^7 10^8 per CPU. The 10^8 run takes a few minutes.
 #
-# With --against, the module as built from git revision REV and this one
-# are loaded in turn in the same boot, N rounds (default 3) of one
-# benchmark of SAMPLES (default 10^6) each, timed by the guest's wall
-# clock; it prints each round and the ratio of the medians.
+# With --against, the module as built from git revision REV, or from the
+# module source in directory REV (such as a clone of the reference module,
+# walac/tracer-benchmark; tools/compat/ supplies what it needs of later
+# kernels), and this one are loaded in turn in the same boot, N rounds
+# (default 3) of one benchmark of SAMPLES (default 10^6) each, timed by
+# the guest's wall clock; it prints each round, the medians and the
+# medians per primitive-sample (the run's time over SAMPLES times the
+# primitives the module measures: each CPU samples its own), and their
+# ratio.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -56,8 +61,14 @@ build_against()
 	local dir=$TB_OUT/against
 
 	rm -rf "$dir" && mkdir -p "$dir" || return 1
-	git -C "$TB_TOP" archive "$against" | tar -x -C "$dir" || return 1
-	make -C "$(tb_kdir "$k")" M="$dir" modules >"$dir/build.log" 2>&1 ||
+	if [ -d "$against" ]; then
+		cp -R "$against"/. "$dir"/ || return 1
+	else
+		git -C "$TB_TOP" archive "$against" | tar -x -C "$dir" || return 1
+	fi
+	make -C "$(tb_kdir "$k")" M="$dir" \
+		KCFLAGS="-include $TB_TOP/tools/compat/min_heap_inline.h" \
+		modules >"$dir/build.log" 2>&1 ||
 		{ cat "$dir/build.log" >&2; return 1; }
 	mv "$dir/tracerbench.ko" "$dir/against.ko"
 }
@@ -77,8 +88,10 @@ if [ -n "$against" ]; then
 	echo "tracerbench: one benchmark of $sizes samples per CPU, in turns, on $k,"
 	echo "QEMU TCG, 2 CPUs, 256 MiB; wall-clock seconds per run"
 	echo
-	sed -n 's/^# speed //p' "$out.ktap" | awk -v rev="$against" '
-		{ t = $3 - $2; if ($1 == "against") a[++na] = t; else b[++nb] = t }
+	sed -n 's/^# speed //p' "$out.ktap" | awk -v rev="${against##*/}" -v n="$sizes" '
+		# NAME T0 T1 PRIMITIVES
+		{ t = $3 - $2
+		  if ($1 == "against") { a[++na] = t; pa = $4 } else { b[++nb] = t; pb = $4 } }
 		function median(v, n,   i, j, x) {
 			for (i = 2; i <= n; i++)
 				for (j = i; j > 1 && v[j - 1] > v[j]; j--) {
@@ -92,7 +105,9 @@ if [ -n "$against" ]; then
 				printf "%-8d %14.3f %14.3f\n", i, a[i], b[i]
 			ma = median(a, na); mb = median(b, nb)
 			printf "%-8s %14.3f %14.3f\n", "median", ma, mb
-			printf "\nthis tree takes %.2f of the time of %s\n", mb / ma, rev
+			printf "%-8s %14s %14s\n", "prims", pa, pb
+			printf "%-8s %14.1f %14.1f\n", "ns/prim", ma * 1e9 / (n * pa), mb * 1e9 / (n * pb)
+			printf "\nthis tree takes %.2f of the time of %s per primitive-sample\n", (mb / pb) / (ma / pa), rev
 		}'
 	exit 0
 fi

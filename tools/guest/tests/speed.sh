@@ -6,17 +6,20 @@
 AGAINST=/against.ko
 
 # time_module KO N: load KO, time one benchmark of N samples per CPU by the
-# wall clock (a module of another version may have no summary), unload
+# wall clock (a module of another version may have no summary), unload;
+# prints "# speed NAME T0 T1 PRIMITIVES"
 time_module()
 {
-	local t0 t1
+	local t0 t1 prims
 	insmod "$1" || return 1
 	echo "$2" >$TB/nr_samples || return 1
 	t0=$EPOCHREALTIME
 	echo 1 >$TB/benchmark || return 1
 	t1=$EPOCHREALTIME
+	# the primitives it measured: its result directories
+	prims=$(ls -d $TB/*/median | wc -l)
 	rmmod tracerbench || return 1
-	echo "# speed $(basename "$1" .ko) $t0 $t1"
+	echo "# speed $(basename "$1" .ko) $t0 $t1 $prims"
 }
 
 # Both modules in turn, rounds times, so that drift hits both alike.
