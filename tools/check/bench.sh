@@ -20,7 +20,8 @@ check_compare()
 
 	ratio=$(tb_arch_param tp_ratio 5)
 	sed "s/^/[$(tb_name compare)] /" "$log"
-	[ $rc = 0 ] && report_json "$dir" notrace.out "$dir/report.json" || return 1
+	[ $rc = 0 ] && report_json "$dir" notrace.out "$dir/report.json" \
+		irq,preempt,irq_save || return 1
 	$PY - "$dir/report.json" "$ratio" <<'PYEOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
