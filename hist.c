@@ -23,7 +23,8 @@ void tb_hist_reset(struct tb_hist *h)
 {
 	unsigned int lo = tb_hist_bucket(h->min), hi = tb_hist_bucket(h->max);
 
-	if (h->nr)
+	/* min > max: no bucket is in use, whatever nr says */
+	if (h->nr && lo <= hi)
 		memset(&h->count[lo], 0, (hi - lo + 1) * sizeof(h->count[0]));
 	h->nr = 0;
 	h->min = U64_MAX;

@@ -589,7 +589,8 @@ static __always_inline int tb_sample_loop(u64 (*window)(u64 n),
 
 	fast = tb_rec_init(&rec, hist, heap, overhead);
 	err = tb_warm_up(pacing, prim, window, batch);
-	for (left = err ? 0 : n; left;) {
+	/* a stop during the warm-up records no window */
+	for (left = n; !err && left;) {
 		u64 sample = window(batch) - overhead;
 
 		if (unlikely(!tb_rec_fast_add(hist, fast, sample, &fast_sum)))

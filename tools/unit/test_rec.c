@@ -193,6 +193,52 @@ static void run_rec_case(const struct rec_case *c)
 	free(fast);
 }
 
+/*
+ * A loop that records no window, as one stopped during its warm-up: the
+ * histogram, heap and sums are left as they were, and the histogram still
+ * resets (tb_calibrate() resets it next).
+ */
+static void check_no_window(void)
+{
+	struct tb_hist *h = unit_hist_alloc(), *before = unit_hist_alloc();
+	struct tb_sums sums = {}, empty = {};
+	u64 data[4];
+	struct tb_heap heap;
+	struct tb_rec rec;
+
+	tb_hist_init(h);
+	tb_heap_init(&heap, data, ARRAY_SIZE(data));
+	tb_hist_add(h, 7);
+	memcpy(before, h, sizeof(*h));
+	tb_rec_init(&rec, h, &heap, 6);
+	tb_rec_finish(&rec, 0, 0, &sums);
+	check_hist_equal(before, h, "histogram");
+	unit_expect_u64(0, heap.nr, "heap entries");
+	unit_expect_u64(empty.nr, sums.nr, "sums: windows");
+	unit_expect_u128(empty.raw, sums.raw, "sums: ticks");
+	tb_hist_reset(h);
+	unit_expect_u64(0, h->nr, "after the reset: nr");
+	unit_expect_u64(0, h->count[7], "after the reset: count[7]");
+	free(h);
+	free(before);
+}
+
+/*
+ * A histogram whose count says windows but whose range is empty (min above
+ * max) has no bucket in use: the reset must not touch the buckets.
+ */
+static void check_reset_empty_range(void)
+{
+	struct tb_hist *h = unit_hist_alloc();
+
+	tb_hist_init(h);
+	h->nr = 256;
+	tb_hist_reset(h);
+	unit_expect_u64(0, h->nr, "nr");
+	unit_expect_u64(U64_MAX, h->min, "min");
+	free(h);
+}
+
 static void run_rec(void)
 {
 	size_t i;
@@ -203,10 +249,16 @@ static void run_rec(void)
 		run_rec_case(&rec_cases[i]);
 		unit_end();
 	}
+	unit_begin("tb_rec: a loop stopped before its first window records nothing");
+	check_no_window();
+	unit_end();
+	unit_begin("tb_hist_reset: nr without a range touches no bucket");
+	check_reset_empty_range();
+	unit_end();
 }
 
 const struct unit_suite rec_suite = {
 	.name = "rec",
-	.nr_cases = ARRAY_SIZE(rec_cases),
+	.nr_cases = ARRAY_SIZE(rec_cases) + 2,
 	.run = run_rec,
 };
