@@ -112,9 +112,9 @@ collect_ktap()
 
 # boot_suite KERNEL SUITE ICOUNT TIMEOUT [kernel args]; the label and the
 # output files name the kernel arguments too, and BOOT_OUT is left the
-# prefix of those files, for what reads more of them. The guest's vCPUs share one
-# host thread (TB_TCG_THREAD, single unless the caller says otherwise):
-# with a thread each, two parts' guests of 4 vCPUs put 8 threads on these
+# prefix of those files, for what reads more of them. A scenario's clock
+# "tcg" runs its vCPUs in one host thread (TB_TCG_THREAD=single): with a
+# thread each ("tcg-mt"), two parts' guests of 4 vCPUs put 8 threads on these
 # 2 host cores, and a vCPU that spins on a lock whose holder the host has
 # descheduled burns a core for nothing. Measured with both debug kernels'
 # parts side by side: 548 and 639 s with a thread per vCPU, 426 and 535 s

@@ -1,20 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-#
 # What the preemptirq tracepoints cost: tools/bench.sh on the notrace and
 # trace kernels (out: compiled out; off: compiled in, events off; on:
 # events on), then tools/report.py against notrace.out, whose hook column
-# is each traced primitive less its raw form. The options are bench.sh's;
-# --host measures the running kernel, off against on; where there is no
-# python3 it leaves the results for report.py on another machine.
+# is each traced primitive less its raw form. The options are bench.sh's:
+# --host measures the running kernel, off against on (without python3,
+# the results are left for report.py on another machine).
 set -u -o pipefail
-top=$(dirname "$0") events=/sys/kernel/tracing/events/preemptirq
-out= kernels=(notrace trace) args=("$@")
+top=$(dirname "$0") events=/sys/kernel/tracing/events/preemptirq out=
+kernels=(notrace trace) args=("$@")
 while [ $# -gt 0 ]; do
 	case $1 in
 	--out)	out=${2:-}; shift ;;
 	--host)	kernels=() ;;
 	--arch | --rounds | --states | --nr-samples | --label | --batch) shift ;;
+	--help)	"$top/bench.sh" --help; exit 2 ;;
 	--*)	;;
 	*)	echo "usage: tools/compare.sh [bench.sh options]" >&2; exit 2 ;;
 	esac

@@ -88,7 +88,8 @@ if [ -n "$against" ]; then
 	echo "tracerbench: one benchmark of $sizes samples per CPU, in turns, on $k,"
 	echo "QEMU TCG, 2 CPUs, 256 MiB; wall-clock seconds per run"
 	echo
-	sed -n 's/^# speed //p' "$out.ktap" | awk -v rev="${against##*/}" -v n="$sizes" '
+	name=${against%/}
+	sed -n 's/^# speed //p' "$out.ktap" | awk -v rev="${name##*/}" -v n="$sizes" '
 		# NAME T0 T1 PRIMITIVES
 		{ t = $3 - $2
 		  if ($1 == "against") { a[++na] = t; pa = $4 } else { b[++nb] = t; pb = $4 } }
@@ -100,6 +101,10 @@ if [ -n "$against" ]; then
 			return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
 		}
 		END {
+			if (!pa || !pb) {
+				print "tracerbench: a module measured no primitive" > "/dev/stderr"
+				exit 1
+			}
 			printf "%-8s %14s %14s\n", "round", rev, "this tree"
 			for (i = 1; i <= na; i++)
 				printf "%-8d %14.3f %14.3f\n", i, a[i], b[i]

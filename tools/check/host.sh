@@ -158,16 +158,24 @@ check_refusals()
 check_scenarios()
 {
 	local file=${1:-$TB_TOP/tools/scenarios} arch part k groups clock
-	local cpus mem secs args g bad=0
+	local cpus mem secs args g kernels bad=0
 
 	while read -r -u 3 arch part k groups clock cpus mem secs args; do
 		local why=
 		[ -f "$TB_TOP/tools/arch/$arch.conf" ] || why="no arch $arch"
 		case $part in debian | long | debug | built) ;;
 		*) why="no part $part" ;; esac
+		# the part's kernels: Debian's, or the built ones (debug
+		# alone in its part)
 		[ -z "$why" ] && ! (tb_arch_load "$arch" &&
-			case " $TB_ARCH_KERNELS $TB_ARCH_BUILT " in
-			*" $k "*) ;; *) false ;; esac) && why="no kernel $k on $arch"
+			case $part in
+			debian | long)	kernels=$TB_ARCH_KERNELS ;;
+			debug)		kernels=debug ;;
+			built)		kernels=${TB_ARCH_BUILT/debug/} ;;
+			esac
+			case " $kernels " in
+			*" $k "*) ;; *) false ;; esac) &&
+			why="no kernel $k in the $part part on $arch"
 		for g in ${groups//,/ }; do
 			grep -q "^group_$g()" "$TB_TOP"/tools/guest/tests/*.sh ||
 				why="no group $g"
@@ -205,10 +213,14 @@ check_host()
 	result $? "guest now_us: microseconds from any clock, one that starts at 0 too"
 	check_scenarios
 	result $? "tools/scenarios: every boot names an arch, part, kernel, groups and clock there are"
-	printf 'x86_64 built nokernel functional tcg 4 1G 900\nx86_64 built trace nogroup icount 4 1G 900\nx86_64 built trace baseline slow 4 1G 900\n' \
+	printf '%s\n' "x86_64 built nokernel functional tcg 4 1G 900" \
+		"x86_64 built trace nogroup icount 4 1G 900" \
+		"x86_64 built trace baseline slow 4 1G 900" \
+		"x86_64 debian notrace functional tcg 4 1G 900" \
+		"x86_64 built debug functional tcg 4 1G 900" \
 		>"$TB_OUT/scenarios-bad"
-	[ "$(check_scenarios "$TB_OUT/scenarios-bad" | wc -l)" = 3 ]
-	result $? "tools/scenarios: an unknown kernel, group or clock is caught"
+	[ "$(check_scenarios "$TB_OUT/scenarios-bad" | wc -l)" = 5 ]
+	result $? "tools/scenarios: an unknown kernel, group or clock, or a kernel of another part, is caught"
 	TB_STYLE_KUNIT=0 "$TB_TOP/tools/style.sh" >"$TB_OUT/style.log" 2>&1
 	collect_summary style "$TB_OUT/style.log"
 	# a result per Debian kernel of the architecture make check started

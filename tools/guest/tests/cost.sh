@@ -8,8 +8,8 @@
 thread_runtime()
 {
 	local pid t rest
-	pid=$(thread_pid "$1") && read -r t rest <"/proc/$pid/schedstat" \
-		2>/dev/null && echo "$t" || echo -
+	pid=$(thread_pid "$1") && read -r t rest 2>/dev/null \
+		<"/proc/$pid/schedstat" && echo "$t" || echo -
 }
 
 # measure_cost N: one run of N samples per CPU; prints
