@@ -39,6 +39,10 @@ preempt     0       5.192
 
 # name, mode, fresh output, links in the doc, passed and failed wanted
 CASES = [
+    ("masked: a warning in the fresh output alone passes", "masked",
+     OUT + "warning: b.off: 16 rounds allow no p below 1\n", (1, 0)),
+    ("exact: a warning in the fresh output alone fails", "exact",
+     OUT + "warning: b.off: 16 rounds allow no p below 1\n", (0, 1)),
     ("exact: the same output passes", "exact", OUT, (1, 0)),
     ("exact: a number changed fails", "exact",
      OUT.replace("43.442", "43.443"), (0, 1)),
