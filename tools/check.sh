@@ -162,6 +162,13 @@ big_run()
 # suite runs for: 3 x 10^7 took 45 to 47 s), or 10^8 (make check-long,
 # the count issue 6 names: 137 to 151 s each).
 
+# scenario_lines [FILE]: the lines of tools/scenarios (or FILE) without
+# their comments and blank lines
+scenario_lines()
+{
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "${1:-$TB_TOP/tools/scenarios}"
+}
+
 # boot_scenarios PART KERNEL: boot KERNEL as each line of tools/scenarios
 # for the architecture and PART says, in order; a debug boot adds the
 # kunit group where build_kunit built its module, and reads its results.
@@ -192,8 +199,7 @@ boot_scenarios()
 		case $groups in
 		*,kunit) collect_kunit "$n kunit" "$BOOT_OUT" ;;
 		esac
-	done 3< <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' \
-		"$TB_TOP/tools/scenarios")
+	done 3< <(scenario_lines)
 }
 
 # the architecture make check started with (TB_ARCH, x86-64 by default),

@@ -157,7 +157,7 @@ check_refusals()
 # does not is printed.
 check_scenarios()
 {
-	local file=${1:-$TB_TOP/tools/scenarios} arch part k groups clock
+	local file=${1:-} arch part k groups clock
 	local cpus mem secs args g kernels bad=0
 
 	while read -r -u 3 arch part k groups clock cpus mem secs args; do
@@ -187,7 +187,7 @@ check_scenarios()
 		[ -z "$why" ] && continue
 		echo "[scenarios] $arch $part $k $groups: $why"
 		bad=1
-	done 3< <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$file")
+	done 3< <(scenario_lines "$file")
 	return $bad
 }
 
