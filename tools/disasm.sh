@@ -65,7 +65,8 @@ command -v $objdump >/dev/null || { echo "disasm: no $objdump" >&2; exit 2; }
 # without and with work. Primitives longest first, so that a name's prefix
 # picks the right one.
 top=$(cd "$(dirname "$0")/.." && pwd)
-PRIMS=$(sed -n 's/^TB_PRIM([A-Z_]*, \([a-z_]*\))$/\1/p' "$top/prims.h" |
+TB_TOP=$top . "$top/tools/lib/harness.sh"
+PRIMS=$(TB_TOP=$top tb_prims |
 	awk '{ print length($0), $0 }' | sort -rn | cut -d ' ' -f 2)
 SUFFIXES=$(sed -n 's/^#define TB_PRIM(id, name)\tTB_WINDOW(name\(##\([a-z_]*\)\)\{0,1\},.*/\2/p' \
 	"$top/windows.h")

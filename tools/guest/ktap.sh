@@ -9,7 +9,9 @@ MODULE=/tracerbench.ko
 PREEMPTIRQ=/sys/kernel/tracing/events/preemptirq
 KMEMLEAK=/sys/kernel/debug/kmemleak
 # the primitives, in the module's order: its prims.h, in the initramfs
-PRIMS=$(echo $(sed -n 's/^TB_PRIM([A-Z_]*, \([a-z_]*\))$/\1/p' /tb/prims.h))
+TB_TOP=/tb
+. $TB_TOP/tools/lib/harness.sh
+PRIMS=$(echo $(tb_prims))
 STATS="median average max max_avg percentile"
 PARAMS="nr_samples nr_highest do_work batch cpus clock"
 # the largest nr_samples (2^40), nr_highest and batch
