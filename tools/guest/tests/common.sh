@@ -239,15 +239,18 @@ test_tighten_watchdogs()
 	return $fail
 }
 
-# cover_detectors SAMPLES [few]: runs of SAMPLES per CPU, doubled until one
+# cover_detectors SAMPLES [few]: runs of SAMPLES per CPU, growing until one
 # run alone lasts DETECTOR_WINDOW_NS, each checked (with few, as runs of a
 # few samples, whose max may be 0): every phase of a run gives
 # way to other tasks, so no detector may fire while it runs, and one run
 # must last long enough that each would have. A fast host only makes the
-# runs grow; a slow one ends at the first.
+# runs grow; a slow one ends at the first. Each run is at least twice
+# the last, and sized from the last two to pass the window by a quarter:
+# a run's fixed cost (seconds on the debug kernel) would make doubling
+# alone take several runs to get there.
 cover_detectors()
 {
-	local fail=0 ncpu ns=0 nr=0 samples=$1
+	local fail=0 ncpu ns=0 nr=0 samples=$1 last=0 last_ns=0 next
 	ncpu=$(expand_cpulist "$(cat $TB/cpus)" | wc -l)
 	diag "$ncpu CPUs, $(sed -n 's/^MemTotal: *//p' /proc/meminfo) of memory"
 	while [ "$ns" -lt $DETECTOR_WINDOW_NS ]; do
@@ -265,7 +268,19 @@ cover_detectors()
 				$((ncpu * samples)) || fail=1
 		done
 		check_results_sane ${2:-} || fail=1
-		samples=$((samples * 2))
+		next=$((samples * 2))
+		# (a difference below 2^28 samples keeps the product in 64 bits)
+		if [ "$last" -gt 0 ] && [ "$ns" -gt "$last_ns" ] &&
+		   [ $((samples - last)) -lt 268435456 ]; then
+			next=$((samples + (DETECTOR_WINDOW_NS * 5 / 4 - ns) * \
+				(samples - last) / (ns - last_ns)))
+			[ "$next" -ge $((samples * 2)) ] || next=$((samples * 2))
+			[ "$next" -le $((samples * 64)) ] || next=$((samples * 64))
+		fi
+		# past MAX_SAMPLES only when doubling would be
+		[ "$next" -le $MAX_SAMPLES ] || [ "$samples" -ge $MAX_SAMPLES ] ||
+			next=$MAX_SAMPLES
+		last=$samples last_ns=$ns samples=$next
 	done
 	dmesg_without "$LOCKUP_REPORTS" || fail=1
 	set_defaults
