@@ -1,39 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# make check: install what is missing, run the host unit tests and make
-# style (checkpatch, sparse), build the module for every target kernel at
-# W=1, then boot each kernel under QEMU (TCG, 4 CPUs) and run the in-guest
-# KTAP suites:
+# make check: install what is missing, run the host's checks (unit tests,
+# make style, the tools' rules on made-up input), then, for each
+# architecture of tools/arch/ and each of its kernels (Debian's, and
+# those built from linux-source-6.12: notrace, trace, debug), build the
+# module at W=1, disassemble its windows and run the kernel's lines of
+# tools/scenarios: boots of the in-guest KTAP suites under QEMU, and
+# host steps (DKMS, compare.sh, bench.sh and report.py, the tracepoint's
+# NOP). Last, the pasted outputs of the documents against what the tools
+# print now.
 #
-#   functional	plain TCG, the behaviour of the interface
-#   exact	-icount shift=0,sleep=off, where the guest clock is exact
-#   long	a long run (TB_LONG_SAMPLES per CPU, 2 x 10^7) with the
-#		lockup detectors tightened, 2 CPUs, 256 MiB: 6.12 booted
-#		with preempt=none and voluntary, and 6.12-rt
-#   headless	6.12 booted with debugfs=off: insmod run=1 logs a summary
-#   dkms	6.12 with the module "dkms add" and "dkms build" made
-#
-# Then the kernels built from linux-source-6.12 (cached across runs):
-#
-#   notrace	baseline: irq = raw_irq, preempt = preempt_notrace (icount)
-#   trace	the preemptirq events raise the medians, reversibly, and the
-#		hooks cost above the raw forms with the events off (icount)
-#   debug	the functional suite under KASAN, lockdep, kmemleak and
-#		might-sleep checks, then fault injection and a leak scan
-#   kunit	tracerbench_kunit.ko on debug: each KUnit case a result
-#   compare	tools/compare.sh --icount on notrace and trace
-#   bench	tools/bench.sh and tools/report.py: the example patches under
-#		icount, exactly; A/A and off/on in plain TCG, tested
-#
-# That is x86-64 (TB_ARCH=x86_64). Each other architecture of tools/arch/
-# has its kernels built from linux-source-6.12 (tools/arch/ARCH.conf lists
-# them): the module cross-built at W=1 and its windows disassembled, and
-# the functional and exact suites on the kernels tools/scenarios names;
-# on arm64 the trace and debug kernels as above, KUnit,
-# compare.sh and bench.sh (pad-irqoff under icount) too; on i386 the
-# functional suite on the notrace kernel. Each architecture's checks come
-# in parts (arch_parts), which run side by side, TB_JOBS (2) at a time,
+# Each architecture's checks come in parts (tools/scenarios: debian,
+# long, debug, built), which run side by side, TB_JOBS (2) at a time,
 # each into .out/check-ARCH-PART.log.
 #
 # Prints every result and, last, "N passed, N failed"; exits non-zero on any
@@ -41,7 +20,7 @@
 # built ones, for a quicker loop; TB_ARCHS the architectures, all of
 # tools/arch/ by default: TB_ARCHS=arm64 checks arm64 alone; TB_PARTS the
 # parts, all by default: host (the host's checks) and the architectures'
-# debian, long, debug and built (arch_parts).
+# debian, long, debug and built.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -157,7 +136,7 @@ big_run()
 
 # The long runs (tools/scenarios: a small guest, and the preemption
 # models in turn) boot from a module and initramfs of their own (-long),
-# as check_long_boots runs beside check_debian_kernels. TB_LONG_SAMPLES
+# as the long part runs beside the debian part. TB_LONG_SAMPLES
 # per CPU: 2 x 10^7 (about 31 s under TCG, so one run covers the 18 s the
 # suite runs for: 3 x 10^7 took 45 to 47 s), or 10^8 (make check-long,
 # the count issue 6 names: 137 to 151 s each).
@@ -169,45 +148,71 @@ scenario_lines()
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "${1:-$TB_TOP/tools/scenarios}"
 }
 
-# boot_scenarios PART KERNEL: boot KERNEL as each line of tools/scenarios
-# for the architecture and PART says, in order; a debug boot adds the
-# kunit group where build_kunit built its module, and reads its results.
-boot_scenarios()
+# part_kernels PART: the kernels tools/scenarios gives PART on the
+# architecture, in its order, of those asked for: TB_KERNELS for Debian's
+# (debian, long), TB_BUILT_KERNELS for the built ones (debug, built)
+part_kernels()
+{
+	local asked k
+
+	case $1 in
+	debian | long)	asked=$TB_KERNELS ;;
+	*)		asked=$TB_BUILT_KERNELS ;;
+	esac
+	for k in $(scenario_lines | awk -v a="$TB_ARCH" -v p="$1" \
+			'$1 == a && $2 == p && !seen[$3]++ { print $3 }'); do
+		case " $asked " in
+		*" $k "*)	echo "$k" ;;
+		esac
+	done
+}
+
+# run_scenarios PART KERNEL: KERNEL's lines of tools/scenarios for the
+# architecture and PART, in order: a host step, or a boot with the groups
+# (and the KUnit module where kunit is one, its results read).
+run_scenarios()
 {
 	local part=$1 k=$2 arch p kern groups clock cpus mem secs args
-	local icount thread initrd n
+	local icount thread initrd n step
 
 	n=$(tb_name "$k")
 	while read -r -u 3 arch p kern groups clock cpus mem secs args; do
 		[ "$arch" = "$TB_ARCH" ] && [ "$p" = "$part" ] &&
 			[ "$kern" = "$k" ] || continue
 		case $clock in
+		host)
+			for step in ${groups//,/ }; do
+				"step_${step//-/_}" "$k"
+			done
+			continue ;;
 		icount)	icount=1 thread=single ;;
 		tcg)	icount=0 thread=single ;;
 		tcg-mt)	icount=0 thread= ;;
-		*)	result 1 "tools/scenarios: no clock '$clock'"; continue ;;
 		esac
 		args=${args//@big/$(big_run "$k")}
 		args=${args//@long/tb.long_samples=$TB_LONG_SAMPLES}
 		initrd=$TB_OUT/initrd-$n.cpio.gz
 		[ "$part" = long ] && initrd=$TB_OUT/initrd-$n-long.cpio.gz
-		[ "$part" = debug ] && build_kunit "$k" && groups=$groups,kunit
+		case ,$groups, in
+		*,kunit,*)
+			build_kunit "$k" || groups=$(echo ",$groups," |
+				sed 's/,kunit,/,/; s/^,//; s/,$//') ;;
+		esac
 		# shellcheck disable=SC2086 # args are words
 		TB_CPUS=$cpus TB_MEM=$mem TB_TCG_THREAD=$thread \
 			TB_INITRD=$initrd \
 			boot_suite "$k" "$groups" $icount "$secs" $args
-		case $groups in
-		*,kunit) collect_kunit "$n kunit" "$BOOT_OUT" ;;
+		case ,$groups, in
+		*,kunit,*) collect_kunit "$n kunit" "$BOOT_OUT" ;;
 		esac
 	done 3< <(scenario_lines)
 }
 
-# the architecture make check started with (TB_ARCH, x86-64 by default),
-# whose Debian kernels make style checks
-TB_HOST_ARCH=$TB_ARCH
 start=$SECONDS
 tb_install || refuse "install packages" 1
 mkdir -p "$TB_OUT"
+# the outputs of this run's host steps for check_docs (step_speed, ...)
+rm -rf "$TB_OUT/docs-src" && mkdir "$TB_OUT/docs-src"
 
 # the checks, by what they check
 for f in host kernels bench; do
@@ -215,61 +220,55 @@ for f in host kernels bench; do
 done
 unset f
 
-# Each architecture's checks come in parts, which run as jobs, TB_JOBS
-# at a time, each into .out/check-ARCH-PART.log:
+# Each architecture's checks come in parts (tools/scenarios), which run
+# as jobs, TB_JOBS at a time, each into .out/check-ARCH-PART.log:
 #   debian	the Debian kernels: functional, exact, headless, DKMS
 #   long	the long boots on the Debian kernels
 #   debug	the debug kernel's suites and KUnit
 #   built	the other built kernels, compare.sh, then bench.sh and
 #		report.py on the trace kernel and the example patches
+# The architecture is loaded in each job's shell alone (run_part), and in
+# subshells here, so that none depends on which another loaded last.
 # No two parts build the same kernel or write the same file: the long
 # boots have a module build of their own, and bench.sh's patched kernels
 # are built by the built part alone.
 arch_parts()
 {
-	local part all=
+	local part
 
-	[ -n "$TB_KERNELS" ] && all="debian long"
-	case " $TB_BUILT_KERNELS " in
-	*" debug "*)	all="$all debug" ;;
-	esac
-	[ -n "$TB_BUILT_KERNELS" ] && all="$all built"
-	for part in $all; do
-		case " $TB_PARTS " in
-		*" $part "*)	echo "$part" ;;
-		esac
+	for part in $TB_PARTS; do
+		[ "$part" != host ] && [ -n "$(part_kernels "$part")" ] &&
+			echo "$part"
 	done
 }
 
-# check_part PART: a part of the architecture tb_arch_load last loaded
+# check_part PART: a part of the architecture run_part loaded: each of
+# its kernels built where it is built here, the module for it, then its
+# lines of tools/scenarios
 check_part()
 {
-	local s=$SECONDS all=$TB_BUILT_KERNELS k
+	local s=$SECONDS k n t
 
-	case $1 in
-	debian)	check_debian_kernels ;;
-	long)	check_long_boots ;;
-	debug)	TB_BUILT_KERNELS=debug check_built_kernels ;;
-	built)
-		TB_BUILT_KERNELS=
-		for k in $all; do
-			[ "$k" = debug ] ||
-				TB_BUILT_KERNELS="${TB_BUILT_KERNELS:+$TB_BUILT_KERNELS }$k"
-		done
-		check_built_kernels
-		# as before arm64: any built kernel asked for, and the arch
-		# has both
-		if tb_arch_builds notrace trace; then
-			check_compare
-			result $? "$(tb_name compare.sh) --icount: all three states, events raise the medians, hook costs"
-		fi
-		# the example patches are against linux-source-6.12's trace
-		# kernel
-		case " $all " in
-		*" trace "*)	check_bench_part ;;
+	for k in $(part_kernels "$1"); do
+		n=$(tb_name "$k")
+		case $1 in
+		debug | built)
+			t=$SECONDS
+			if ! tb_build_kernel "$k"; then
+				tail -n 40 "$(tb_kernel_dir "$k")/build.log" |
+					sed "s/^/[$n kernel] /"
+				result 1 "$n: kernel builds from linux-source-6.12"
+				continue
+			fi
+			result 0 "$n: kernel builds from linux-source-6.12"
+			echo "# $n kernel: $((SECONDS - t)) s" ;;
 		esac
-		;;
-	esac
+		case $1 in
+		long)	prepare_long "$k" ;;
+		*)	prepare "$k" ;;
+		esac || continue
+		run_scenarios "$1" "$k"
+	done
 	echo "# $TB_ARCH $1 took $((SECONDS - s)) s"
 }
 
@@ -282,9 +281,7 @@ run_part()
 	failed=0
 	echo "# $1 $2"
 	if [ "$1" = host ]; then
-		# as make check started: the arch files loaded since, the
-		# last i386, must not choose style.sh's kernels
-		tb_arch_load "$TB_HOST_ARCH" && check_host
+		check_host
 	else
 		tb_arch_load "$1" && check_part "$2"
 	fi
@@ -300,7 +297,7 @@ run_part()
 TB_ARCHS=${TB_ARCHS-$(tb_all_archs)}
 archs=
 for arch in $TB_ARCHS; do
-	if ! tb_arch_load "$arch" || ! tb_install || ! tb_guest_debs >/dev/null; then
+	if ! (tb_arch_load "$arch" && tb_install && tb_guest_debs >/dev/null); then
 		result 1 "$arch: architecture and its packages"
 		continue
 	fi
@@ -315,8 +312,7 @@ case " $TB_PARTS " in
 *" host "*)	parts=host:checks ;;
 esac
 for arch in $archs; do
-	tb_arch_load "$arch"
-	for part in $(arch_parts); do
+	for part in $(tb_arch_load "$arch" && arch_parts); do
 		parts="$parts $arch:$part"
 	done
 done
@@ -334,8 +330,7 @@ part_seconds()
 	tb_arch_load "$1"
 	secs=$(echo " $TB_PART_SECONDS " | sed -n "s/.* $2:\([0-9]*\) .*/\1/p")
 	case $2 in
-	debug)	kernels=debug ;;
-	built)	kernels=$(echo " $TB_BUILT_KERNELS " | sed 's/ debug / /') ;;
+	debug | built)	kernels=$(part_kernels "$2") ;;
 	esac
 	for k in $kernels; do
 		[ -f "$(tb_kernel_dir "$k")/.tb-built" ] ||
@@ -423,10 +418,10 @@ check_docs()
 	result "${PIPESTATUS[0]}" "docs: no dead link between README.md and doc/"
 	case " $parts " in
 	*" x86_64:debian "*)
-		# x86-64's, as the README shows it: not the arch whose part
-		# loaded last
-		(cd "$TB_TOP" && TB_ARCH=x86_64 make --no-print-directory run) \
-			>"$d/make-run.txt" 2>"$d/make-run.err" ;;
+		# x86-64's, as the README shows it
+		(cd "$TB_TOP" && make --no-print-directory run TB_ARCH=x86_64) \
+			>"$d/make-run.txt" 2>"$d/make-run.err"
+		cp "$TB_OUT"/docs-src/*.txt "$d/" 2>/dev/null ;;
 	esac
 	case " $parts " in
 	*" x86_64:built "*)

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Shared by the scripts in tools/: source it. It sets the paths below,
-# sources the helpers of tools/lib/, one file per job, and loads the
-# architecture TB_ARCH names (x86_64 by default, tb_arch_load); it runs
-# nothing else.
+# sources the helpers of tools/lib/, one file per job, and loads x86-64,
+# the default architecture: a script for another takes it as an argument
+# (--arch) and loads it itself (tb_arch_load). It runs nothing else.
 
 TB_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TB_OUT=${TB_OUT:-$TB_TOP/.out}
@@ -21,4 +21,4 @@ for f in harness arch pkg module kernel boot; do
 done
 unset f
 
-tb_arch_load "${TB_ARCH:-x86_64}" || return 1
+tb_arch_load x86_64 || return 1

@@ -383,18 +383,49 @@ print(round(16e-9 * t["rows"][0]["counter_hz"]))' "$dir/report.json") || return 
 		expect_diff "$dir/report.json" $pad.off raw_irq near 0,0.04
 }
 
-# bench.sh and report.py on the architecture: the whole of it on
-# x86-64, the example patch under icount elsewhere
-check_bench_part()
+# The host steps tools/scenarios names on the trace kernel (KERNEL, which
+# the tools build from again, cached): compare.sh; bench.sh and report.py
+# whole (x86-64); the example patch under icount (other architectures).
+step_compare()
 {
-	if [ "$TB_ARCH" = x86_64 ]; then
-		check_bench
-		check_json_busybox
-		result $? "json.sh: busybox and the host awk write the same JSON, escaped"
-		check_bench_errors
-		result $? "bench.sh, report.py and collect.sh refuse bad input, saying why"
-	else
-		check_bench_arch
-		result $? "report: on $TB_ARCH pad-irqoff costs irq and irq_save 16 ns in counter ticks (batch 50: within 0.04), preempt nothing"
-	fi
+	check_compare
+	result $? "$(tb_name compare.sh) --icount: all three states, events raise the medians, hook costs"
+}
+
+step_bench()
+{
+	check_bench
+	check_json_busybox
+	result $? "json.sh: busybox and the host awk write the same JSON, escaped"
+	check_bench_errors
+	result $? "bench.sh, report.py and collect.sh refuse bad input, saying why"
+}
+
+step_bench_arch()
+{
+	check_bench_arch
+	result $? "report: on $TB_ARCH pad-irqoff costs irq and irq_save 16 ns in counter ticks (batch 50: within 0.04), preempt nothing"
+}
+
+# step_speed KERNEL and step_scale KERNEL: the benchmarks of doc/bench.md
+# whose outputs are pasted there, run for check_docs to compare (into
+# .out/docs-src/); a result for each that ran to its end. scale.sh stops
+# at 10^7 samples per CPU, as the pasted output does.
+step_speed()
+{
+	local out=$TB_OUT/docs-src/speed.txt
+
+	"$TB_TOP/tools/speed.sh" --kernel "$1" >"$out" 2>&1
+	result $? "speed.sh on $(tb_name "$1"): instructions per sample"
+	sed "s/^/[speed] /" "$out"
+}
+
+step_scale()
+{
+	local out=$TB_OUT/docs-src/scale.txt
+
+	"$TB_TOP/tools/scale.sh" --kernel "$1" 100000 1000000 10000000 \
+		>"$out" 2>&1
+	result $? "scale.sh on $(tb_name "$1"): run time and memory at 10^5 to 10^7 samples"
+	sed "s/^/[scale] /" "$out"
 }

@@ -153,8 +153,8 @@ check_refusals()
 # KUnit module is built with the same checks for the debug kernel).
 # check_scenarios [FILE]: every line of tools/scenarios (or FILE) names
 # an architecture of tools/arch/, a part, one of that architecture's
-# kernels, groups the guest suite has, a clock, and numbers; a line that
-# does not is printed.
+# kernels, and groups the guest suite has with a clock and numbers, or
+# host steps (step_*) alone; a line that does not is printed.
 check_scenarios()
 {
 	local file=${1:-} arch part k groups clock
@@ -176,14 +176,24 @@ check_scenarios()
 			case " $kernels " in
 			*" $k "*) ;; *) false ;; esac) &&
 			why="no kernel $k in the $part part on $arch"
-		for g in ${groups//,/ }; do
-			grep -q "^group_$g()" "$TB_TOP"/tools/guest/tests/*.sh ||
-				why="no group $g"
-		done
-		case $clock in tcg | tcg-mt | icount) ;;
-		*) why="no clock $clock" ;; esac
-		[[ $cpus =~ ^[1-9][0-9]*$ && $mem =~ ^[1-9][0-9]*[MG]$ &&
-		   $secs =~ ^[1-9][0-9]*$ ]] || why="bad cpus, memory or timeout"
+		case $clock in
+		host)
+			for g in ${groups//,/ }; do
+				declare -F "step_${g//-/_}" >/dev/null ||
+					why="no host step $g"
+			done
+			[ -z "$cpus$mem$secs$args" ] ||
+				why="a host step has no cpus, memory or timeout" ;;
+		tcg | tcg-mt | icount)
+			for g in ${groups//,/ }; do
+				grep -q "^group_$g()" "$TB_TOP"/tools/guest/tests/*.sh ||
+					why="no group $g"
+			done
+			[[ $cpus =~ ^[1-9][0-9]*$ && $mem =~ ^[1-9][0-9]*[MG]$ &&
+			   $secs =~ ^[1-9][0-9]*$ ]] ||
+				why="bad cpus, memory or timeout" ;;
+		*)	why="no clock $clock" ;;
+		esac
 		[ -z "$why" ] && continue
 		echo "[scenarios] $arch $part $k $groups: $why"
 		bad=1
@@ -212,20 +222,21 @@ check_host()
 	check_now_us
 	result $? "guest now_us: microseconds from any clock, one that starts at 0 too"
 	check_scenarios
-	result $? "tools/scenarios: every boot names an arch, part, kernel, groups and clock there are"
+	result $? "tools/scenarios: every line names an arch, part, kernel, and groups and clock, or host steps, there are"
 	printf '%s\n' "x86_64 built nokernel functional tcg 4 1G 900" \
 		"x86_64 built trace nogroup icount 4 1G 900" \
 		"x86_64 built trace baseline slow 4 1G 900" \
 		"x86_64 debian notrace functional tcg 4 1G 900" \
 		"x86_64 built debug functional tcg 4 1G 900" \
+		"x86_64 built trace nostep host" \
+		"x86_64 built trace dkms host 4 1G 900" \
 		>"$TB_OUT/scenarios-bad"
-	[ "$(check_scenarios "$TB_OUT/scenarios-bad" | wc -l)" = 5 ]
-	result $? "tools/scenarios: an unknown kernel, group or clock, or a kernel of another part, is caught"
+	[ "$(check_scenarios "$TB_OUT/scenarios-bad" | wc -l)" = 7 ]
+	result $? "tools/scenarios: an unknown kernel, group, host step or clock, a host step with a guest's columns, or a kernel of another part, is caught"
 	TB_STYLE_KUNIT=0 "$TB_TOP/tools/style.sh" >"$TB_OUT/style.log" 2>&1
 	collect_summary style "$TB_OUT/style.log"
-	# a result per Debian kernel of the architecture make check started
-	# with, whatever architecture the parts' loop loaded last
-	kernels=$(tb_arch_load "$TB_HOST_ARCH" && echo $TB_KERNELS)
+	# a result per Debian kernel of x86-64, which this job loaded
+	kernels=$TB_KERNELS
 	[ "$(grep -c ': sparse (C=2) and W=1 clean$' "$TB_OUT/style.log")" = \
 	  "$(echo $kernels | wc -w)" ]
 	result $? "make style: sparse on each of the kernels ($kernels)"

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# The kernels' parts of make check: the module built for each kernel,
-# its windows disassembled, the boots of tools/scenarios, DKMS and KUnit.
-# Sourced by tools/check.sh.
+# The kernels' parts of make check: the module built for each kernel and
+# its windows disassembled, and the host steps of tools/scenarios
+# (step_*): DKMS, the disassembly check's own check, the tracepoint's
+# NOP; KUnit's module and results. Sourced by tools/check.sh.
 
 # prepare KERNEL: the module built for it and an initramfs holding it
 prepare()
@@ -24,70 +25,47 @@ prepare()
 	result $? "$n: initramfs"
 }
 
-# The disassembly check can fail: a build with a sample store moved into
-# every window must be refused, for that store.
-check_disasm_catches()
+# step_disasm_catches KERNEL: the disassembly check can fail: a build
+# with a sample store moved into every window must be refused, for that
+# store (on debug, with KASAN's checks allowed).
+step_disasm_catches()
 {
-	local log=$TB_OUT/disasm-selftest-$(tb_name "$1").log
+	local n log
 
-	TB_KCFLAGS=-DTB_DISASM_SELFTEST tb_build_module "$1" -selftest ||
-		return 1
-	! "$TB_TOP/tools/disasm.sh" "$(tb_module "$1" -selftest)" >"$log" 2>&1 &&
+	n=$(tb_name "$1")
+	log=$TB_OUT/disasm-selftest-$n.log
+	TB_KCFLAGS=-DTB_DISASM_SELFTEST tb_build_module "$1" -selftest &&
+		! "$TB_TOP/tools/disasm.sh" "$(tb_module "$1" -selftest)" \
+			>"$log" 2>&1 &&
 		grep -q 'memory access in the window' "$log"
+	result $? "$n: disasm: a store moved into the windows is caught"
 }
 
-# The Debian kernels of the architecture (x86-64's): the module for each,
-# the plain suites, and the headless and DKMS checks on 6.12.
-check_debian_kernels()
+# prepare_long KERNEL: the long boots' module, built apart (-long) so
+# that this part runs beside the one that builds the plain module
+prepare_long()
 {
-	local k
+	local n
 
-	for k in $TB_KERNELS; do
-		check_disasm_catches "$k"
-		result $? "$k: disasm: a store moved into the windows is caught"
-		break
-	done
-
-	for k in $TB_KERNELS; do
-		prepare "$k" || continue
-		boot_scenarios debian "$k"
-	done
-	case " $TB_KERNELS " in
-	*" 6.12 "*)	check_dkms ;;
-	esac
+	n=$(tb_name "$1")
+	tb_build_module "$1" -long &&
+		tb_make_initramfs "$1" "$TB_OUT/initrd-$n-long.cpio.gz" \
+			"$(tb_module "$1" -long)"
+	result $? "$n: module and initramfs for the long boots"
 }
 
-# The long boots: TB_LONG_SAMPLES per CPU on 6.12 with preempt=none and
-# with preempt=voluntary, and on 6.12-rt.
-check_long_boots()
+# step_dkms KERNEL: DKMS as a user's machine runs it: add and build a
+# staged copy of the tree for the installed headers of Debian's KERNEL,
+# then boot KERNEL with the module DKMS built. DKMS gets trees and a
+# throwaway signing key of its own in a temporary directory, so that
+# runs never collide and nothing outside it is touched.
+step_dkms()
 {
-	local k n
+	local k=$1 v rel tmp opts ko out rc
 
-	for k in $TB_KERNELS; do
-		case $k in
-		6.12 | 6.12-rt)	;;
-		*)		continue ;;
-		esac
-		n=$(tb_name "$k")
-		tb_build_module "$k" -long &&
-			tb_make_initramfs "$k" "$TB_OUT/initrd-$n-long.cpio.gz" \
-				"$(tb_module "$k" -long)"
-		result $? "$n: module and initramfs for the long boots"
-		boot_scenarios long "$k"
-	done
-}
-
-# DKMS as a user's machine runs it: add and build a staged copy of the tree
-# for the installed Debian 6.12 headers, then boot 6.12 with the module
-# DKMS built. DKMS gets trees and a throwaway signing key of its own in a
-# temporary directory, so that runs never collide and nothing outside it is
-# touched.
-check_dkms()
-{
-	local k=6.12 v rel tmp opts ko out=$TB_OUT/6.12-dkms rc
-
+	out=$TB_OUT/$k-dkms
 	v=$(tb_version)
-	rel=$(tb_release $k)
+	rel=$(tb_release "$k")
 	[ "$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$TB_TOP/dkms.conf")" = \
 	  "$(cat "$TB_TOP/VERSION")" ]
 	result $? "dkms.conf: PACKAGE_VERSION is VERSION, $(cat "$TB_TOP/VERSION")"
@@ -121,10 +99,10 @@ check_dkms()
 		*.xz)	xz -dc "$ko" >"$TB_OUT/dkms/tracerbench.ko" ;;
 		*)	cp "$ko" "$TB_OUT/dkms/tracerbench.ko" ;;
 		esac &&
-			tb_make_initramfs $k "$TB_OUT/initrd-dkms.cpio.gz" \
+			tb_make_initramfs "$k" "$TB_OUT/initrd-dkms.cpio.gz" \
 				"$TB_OUT/dkms/tracerbench.ko"
 		result $? "dkms: initramfs with the module DKMS built"
-		tb_boot $k "$TB_OUT/initrd-dkms.cpio.gz" version 300 "$out" \
+		tb_boot "$k" "$TB_OUT/initrd-dkms.cpio.gz" version 300 "$out" \
 			tb.version="$v"
 		collect_ktap "$k dkms" "$out"
 	fi
@@ -215,44 +193,10 @@ build_kunit()
 	return $rc
 }
 
-# The kernels built from linux-source-6.12 for the architecture. Without
-# Debian kernels (all but x86-64), the plain suites run on the one
-# tools/arch/ARCH.conf names, TB_ARCH_PLAIN, and the disassembly check's
-# own check with it.
-check_built_kernels()
-{
-	local k n s
-
-	for k in ${TB_BUILT_KERNELS}; do
-		n=$(tb_name "$k")
-		s=$SECONDS
-		if ! tb_build_kernel "$k"; then
-			tail -n 40 "$(tb_kernel_dir "$k")/build.log" |
-				sed "s/^/[$n kernel] /"
-			result 1 "$n: kernel builds from linux-source-6.12"
-			continue
-		fi
-		result 0 "$n: kernel builds from linux-source-6.12"
-		echo "# $n kernel: $((SECONDS - s)) s"
-		prepare "$k" || continue
-		if [ -z "$TB_KERNELS" ] && [ "$k" = "${TB_ARCH_PLAIN:-}" ]; then
-			check_disasm_catches "$k"
-			result $? "$n: disasm: a store moved into the windows is caught"
-		fi
-		case $k in
-		debug)	check_disasm_catches "$k"
-			result $? "$n: disasm: a store moved into the windows is caught, KASAN's checks allowed"
-			boot_scenarios debug "$k" ;;
-		*)	boot_scenarios built "$k" ;;
-		esac
-		[ "$k" = trace ] && check_tracepoint_nop "$k"
-	done
-}
-
-# check_tracepoint_nop KERNEL: with CONFIG_JUMP_LABEL, the disabled
+# step_jump_nop KERNEL: with CONFIG_JUMP_LABEL, the disabled
 # irq_disable tracepoint in trace_hardirqs_off() is a NOP in the image, not
 # a load and a test, as in the kernels users run.
-check_tracepoint_nop()
+step_jump_nop()
 {
 	local n log
 

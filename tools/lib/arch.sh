@@ -15,7 +15,9 @@ unset TB_KERNELS_ASKED TB_BUILT_ASKED
 
 # tb_arch_load ARCH: take ARCH's facts from tools/arch/ARCH.conf (kernel
 # image, cross compiler, QEMU, console, kconfig fragment, module area; the
-# only place that knows them) and its kernel lists, narrowed as asked.
+# only place that knows them) and its kernel lists, narrowed as asked,
+# into this shell: TB_ARCH is not exported, so that no script runs on the
+# architecture its caller loaded unless told (--arch).
 tb_arch_load()
 {
 	local conf=$TB_TOP/tools/arch/$1.conf k
@@ -29,7 +31,7 @@ tb_arch_load()
 	TB_PART_SECONDS=
 	TB_BIG_SAMPLES=
 	. "$conf" || return 1
-	export TB_ARCH=$1
+	TB_ARCH=$1
 	TB_KMAKE=(${TB_KARCH:+ARCH=$TB_KARCH} ${TB_CROSS:+CROSS_COMPILE=$TB_CROSS})
 	TB_KERNELS=
 	[ -n "$TB_ARCH_KERNELS" ] && TB_KERNELS=${TB_KERNELS_ASKED-$TB_ARCH_KERNELS}
