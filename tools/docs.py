@@ -20,8 +20,9 @@
 # the same lines with every number masked and runs of blanks squeezed.
 # In both, the block's "$ command" lines (with their "\" continuations)
 # are not output and are left out, and a line saying where and when it
-# ran (the host's CPU and load, the measured counter_hz, the paths) need
-# only be such a line in both. A masked block's warnings (lines that begin
+# ran (the host's CPU and load, the measured counter_hz, the paths, the
+# tree's version: "tracerbench 0.3.0-g...") need only be such a line in
+# both. A masked block's warnings (lines that begin
 # "warning: "), which what a plain-TCG run measured brings or not, are
 # left out of both. Prints a line per problem and, last,
 # "N passed, N failed"; exits 1 on any failure.
@@ -29,7 +30,7 @@ import os
 import re
 import sys
 
-ENV = re.compile(r"host CPU|counter_hz")
+ENV = re.compile(r"host CPU|counter_hz|tracerbench [0-9]")
 WARNING = re.compile(r"^(report\.py: )?warning: ")
 NUMBER = re.compile(r"[-+]?[0-9]+(?:\.[0-9]+)?(?:e[-+]?[0-9]+)?")
 MARK = re.compile(r"^<!-- output: ([A-Za-z0-9_.-]+) (exact|masked) -->$")

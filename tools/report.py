@@ -33,6 +33,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from teststats import (EXACT_FLIPS, EXACT_RANKS, bootstrap_ci,  # noqa: E402
                        flip_min_p, holm, mann_whitney, median, sign_flip)
 from plots import plot  # noqa: E402
+from reportfmt import print_lkml, print_text  # noqa: E402
 
 
 def read_prims():
@@ -279,17 +280,38 @@ def same_rate(h1, h2):
     return abs(h1 - h2) <= HZ_TOLERANCE * max(h1, h2)
 
 
-def check_units(rows, order, ref, in_ns):
+def reference_rows(rows, order, arg):
+    """Each row's reference row, and the words for it: ARG a row
+    (KERNEL.STATE) for every row, the first row without ARG, or a kernel:
+    for each row that kernel's row of the same state (None where it has
+    no such state, and that row is compared with nothing)."""
+    arg = arg or order[0]
+    if arg in rows:
+        return {n: arg for n in order}, f"{arg}'s"
+    if any(rows[n]["label"] == arg for n in order):
+        refs = {}
+        for n in order:
+            r = f"{arg}.{rows[n]['state']}"
+            refs[n] = r if r in rows else None
+        return refs, f"that of the same state of {arg}"
+    raise ReportError(f"no row {arg} and no kernel {arg}; the rows are: "
+                      f"{', '.join(order)}")
+
+
+def check_units(rows, order, refs, in_ns):
     """Refuse to subtract figures of runs that count differently: in
-    ticks, every run of every row needs the reference row's arch and
+    ticks, every run of every row needs its reference row's arch and
     unit, and its counter rate (the median of its runs') within
     HZ_TOLERANCE; in ns, every run needs a counter rate (an instruction
     count has none)."""
-    rr = rows[ref]
-    r_arch = rr["env"].get("arch")
-    r_unit = rr["runs"][0]["summary"].get("unit")
-    r_hz = counter_hz(rr)
     for name in order:
+        ref = refs[name]
+        if ref is None:
+            continue
+        rr = rows[ref]
+        r_arch = rr["env"].get("arch")
+        r_unit = rr["runs"][0]["summary"].get("unit")
+        r_hz = counter_hz(rr)
         row = rows[name]
         arch = row["env"].get("arch")
         for run in row["runs"]:
@@ -433,17 +455,15 @@ def order_of(row, ref):
             "leads": sum(x[1] for x in a), "ref_leads": sum(y[1] for y in b)}
 
 
-def analyse(rows, order, ref, prims, args):
+def analyse(rows, order, refs, prims, args):
     tables = []
     for prim in prims:
-        rref = rows[ref]
-        ref_rounds = in_units(rref, per_round(rref, prim, "median"), args.ns)
-        ref_exact = repeats_exactly(rref, ref_rounds)
         entries = []
         for name in order:
             row = rows[name]
+            ref = refs[name]
             e = {"row": name, "kernel": row["label"], "state": row["state"],
-                 "rounds": len(row["runs"])}
+                 "rounds": len(row["runs"]), "reference_row": ref}
             for fig in FIGURES:
                 vals = per_round(row, prim, fig)
                 e[fig] = median(vals)
@@ -455,9 +475,17 @@ def analyse(rows, order, ref, prims, args):
             h = hook_rounds(row, prim)
             e["hook"] = median(h) if h is not None else None
             e["counter_hz"] = counter_hz(row)
+            if ref is None:
+                entries.append(e)
+                continue
+            rref = rows[ref]
+            ref_rounds = in_units(rref, per_round(rref, prim, "median"),
+                                  args.ns)
+            e["ref_rounds"] = len(rref["runs"])
             if name == ref:
                 e["reference"] = True
             else:
+                ref_exact = repeats_exactly(rref, ref_rounds)
                 rounds = common_rounds(row, rref)
                 e["paired"] = bool(rounds)
                 e["paired_rounds"] = len(rounds)
@@ -477,7 +505,7 @@ def analyse(rows, order, ref, prims, args):
     return tables
 
 
-def warnings_of(tables, ref, alpha):
+def warnings_of(tables, alpha):
     """What the reader must know of the tests' power and of the order."""
     out = []
     tested = [e for t in tables for e in t["rows"] if e.get("p") is not None]
@@ -489,9 +517,8 @@ def warnings_of(tables, ref, alpha):
                    f"{m} tests needs one below {alpha / m:.2g}: give more "
                    f"rounds")
     first = tables[0]["rows"] if tables else []
-    nref = next(e["rounds"] for e in first if e.get("reference")) \
-        if first else None
     for e in first:
+        ref, nref = e["reference_row"], e.get("ref_rounds")
         if e.get("paired") and not e["paired_rounds"] == e["rounds"] == nref:
             out.append(f"{e['row']}: paired with {ref} on the "
                        f"{e['paired_rounds']} rounds both have (of its "
@@ -512,74 +539,10 @@ def warnings_of(tables, ref, alpha):
                                        or abs(o["leads"] - o["ref_leads"])
                                        == o["rounds"]):
             out.append(f"{e['row']}: the order of the runs did not vary "
-                       f"against {ref} (first in {o['before_ref']} of "
+                       f"against {e['reference_row']} (first in {o['before_ref']} of "
                        f"{o['rounds']} rounds, first after a toggle in "
                        f"{o['leads']} against {o['ref_leads']}): an effect "
                        f"of the order is confounded with the difference")
-    return out
-
-
-def ns(ticks, hz):
-    if ticks is None or not hz:
-        return None
-    return ticks * 1e9 / hz
-
-
-def fmt(v, nd=1):
-    if v is None or (isinstance(v, float) and math.isnan(v)):
-        return "-"
-    if float(v).is_integer():
-        return str(int(v))
-    return f"{v:.{nd}f}"
-
-
-def sfmt(v, nd=1):
-    if v is None:
-        return "-"
-    s = fmt(v, nd)
-    return s if v < 0 or s == "0" else "+" + s
-
-
-TEST_SHORT = {"sign-flip": "flip", "sign-flip (sampled)": "flip~",
-              "Mann-Whitney": "MWU", "Mann-Whitney (sampled)": "MWU~"}
-
-
-def diff_cells(e, in_ns):
-    """(difference, CI, ns, test, p, p Holm, mark) as strings."""
-    if e.get("reference"):
-        return "ref", "", "", "", "", "", ""
-    d = e["diff"]
-    nd = 2 if in_ns else 1
-    d_ns = d if in_ns else ns(d, e["counter_hz"])
-    ns_s = sfmt(d_ns, 2) if d_ns is not None else "-"
-    if e.get("exact"):
-        return sfmt(d, nd), "exact", ns_s, "-", "-", "-", e["mark"]
-    if e["ci"] is None:
-        return sfmt(d, nd), "-", ns_s, "-", "-", "-", e["mark"]
-    lo, hi = e["ci"]
-    return (sfmt(d, nd), f"[{sfmt(lo, nd)}, {sfmt(hi, nd)}]", ns_s,
-            TEST_SHORT[e["test"]], f"{e['p']:.2g}", f"{e['p_holm']:.2g}",
-            e["mark"])
-
-
-def head(args):
-    level = f"{100 * (1 - args.alpha):.10g}% CI"
-    return ["kernel.state", "n", "median", "(ns)", "average", "max_avg",
-            "p99", "p99.9", "hook", "diff ns" if args.ns else "diff", level,
-            "diff ns", "test", "p", "p Holm", "sig"]
-
-
-def table_cells(t, in_ns):
-    out = []
-    for e in t["rows"]:
-        cells = diff_cells(e, in_ns)
-        out.append([e["row"], str(e["rounds"]), fmt(e["median"]),
-                    fmt(ns(e["median"], e["counter_hz"]), 2),
-                    fmt(e["average"], 3), fmt(e["max_avg"], 1),
-                    fmt(e["p99"]), fmt(e["p99.9"]), fmt(e["hook"]),
-                    *cells])
-        if in_ns:
-            del out[-1][11]
     return out
 
 
@@ -618,100 +581,19 @@ def describe(rows, order):
     return lines
 
 
-def exact_note(t):
-    ex = [e for e in t["rows"] if e["identical_rounds"]]
-    if ex and len(ex) == len(t["rows"]):
-        return ("every round of every row gave the same median: "
-                "no spread to show")
-    return None
-
-
-def smallest_p_lines(tables):
-    """The smallest p each design of the report allows: the lowest over
-    its rows (ties raise a Mann-Whitney test's floor, zero differences
-    lower the rounds a sign-flip test counts)."""
-    seen = {}
-    for t in tables:
-        nref = next(r for r in t["rows"] if r.get("reference"))["rounds"]
-        for e in t["rows"]:
-            if e.get("min_p") is not None:
-                n = (f"{e['paired_rounds']} paired rounds" if e["paired"]
-                     else f"{e['rounds']} against the reference's {nref} "
-                     f"rounds")
-                key = (e["test"], n)
-                seen[key] = min(seen.get(key, 1.0), e["min_p"])
-    return [f"{test} over {n}: {p:.2g}" for (test, n), p in seen.items()]
-
-
-def print_text(tables, rows, order, ref, args, md, ntests, warnings):
-    level = f"{100 * (1 - args.alpha):.10g}%"
-    unit = "ns per pair" if args.ns else \
-        "ticks per pair (ns at the runs' counter_hz)"
-    print(f"tracerbench: tracepoint cost per primitive, {unit}")
-    for line in describe(rows, order):
-        print(("- " if md else "") + line)
-    print(f"each figure: the median over rounds of that figure of each "
-          f"round's run; diff: median minus {ref}'s"
-          f"{' in ns, each run at its counter_hz' if args.ns else ''};")
-    print(f"{level} CI by bootstrap over rounds ({args.bootstrap} "
-          f"resamples, paired rows' rounds resampled as pairs), each at "
-          f"{level} alone: not corrected for the report's other tests as "
-          f"p Holm is;")
-    print("test: flip, exact sign-flip test of the per-round differences, "
-          "for rows measured side by side in the same rounds of one "
-          "directory, over the rounds both have (flip~: 10^5 random "
-          f"flips, above {EXACT_FLIPS} nonzero differences);")
-    print("MWU, two-sided Mann-Whitney U over the rounds, exact (with "
-          "ties, the exact permutation test of the rank sum; MWU~: 10^5 "
-          f"random permutations, above {EXACT_RANKS} rounds in all), for "
-          "rows of different directories (boots, machines);")
-    print(f"p Holm: p corrected by Holm's method over the {ntests} tests of "
-          f"this report; sig: significant at p Holm<{args.alpha:g} with a "
-          f"CI that leaves out 0:")
-    print("* p Holm<0.05, ** <0.01, *** <0.001 (+ above 0.05); n.s. "
-          "otherwise; exact where both rows ran under icount and every "
-          "round of each is identical, = where they are equal")
-    lines = smallest_p_lines(tables)
-    if lines:
-        print("smallest p the rounds allow: " + "; ".join(lines))
-    for o in order_lines(tables, rows, ref):
-        print(("- " if md else "") + o)
-    for w in warnings:
-        print(f"warning: {w}")
-    hd = head(args)
-    if args.ns:
-        del hd[11]
-    for t in tables:
-        cells = table_cells(t, args.ns)
-        print()
-        if md:
-            print(f"**{t['primitive']}**")
-            print()
-            print("| " + " | ".join(hd) + " |")
-            print("|" + "|".join("---" for _ in hd) + "|")
-            for c in cells:
-                print("| " + " | ".join(c) + " |")
-        else:
-            print(t["primitive"])
-            widths = [max(len(x) for x in col)
-                      for col in zip(hd, *cells)]
-            for c in [hd] + cells:
-                print("  " + " ".join(x.ljust(w) if i == 0 else x.rjust(w)
-                                     for i, (x, w) in
-                                     enumerate(zip(c, widths))).rstrip())
-        note = exact_note(t)
-        if note:
-            print()
-            print(("_" + note + "_") if md else "  " + note)
-
-
-def order_lines(tables, rows, ref):
-    """How the rounds ordered each row's runs against the reference's."""
-    if run_order(rows[ref]) is None:
-        return [f"order of the runs within rounds: not recorded in "
-                f"{rows[ref]['dir']} (results schema 1)"]
+def order_lines(tables, rows):
+    """How the rounds ordered each row's runs against its reference's."""
     out = []
     for e in tables[0]["rows"] if tables else []:
+        ref = e["reference_row"]
+        if ref is None:
+            continue
+        if rows[ref]["schema"] < 2:
+            line = (f"order of the runs within rounds: not recorded in "
+                    f"{rows[ref]['dir']} (results schema 1)")
+            if line not in out:
+                out.append(line)
+            continue
         o = e.get("order")
         if o:
             out.append(f"order: {e['row']} ran before {ref} in "
@@ -727,10 +609,13 @@ def main():
     ap = argparse.ArgumentParser(
         description="Tables of tracepoint cost from tools/bench.sh results")
     ap.add_argument("dirs", nargs="+", metavar="RESULTS_DIR")
-    ap.add_argument("--format", choices=["text", "markdown", "json"],
-                    default="text")
-    ap.add_argument("--reference", metavar="KERNEL.STATE",
-                    help="the row to compare with (default: the first)")
+    ap.add_argument("--format", choices=["text", "markdown", "json", "lkml"],
+                    default="text",
+                    help="lkml: the cover letter's table, plain text in 72 "
+                         "columns")
+    ap.add_argument("--reference", metavar="KERNEL[.STATE]",
+                    help="the row to compare with (default: the first), or "
+                         "a kernel: each row with its row of the same state")
     ap.add_argument("--primitives", metavar="LIST",
                     default="irq,preempt,irq_save",
                     help="comma-separated, or 'all' (default: "
@@ -759,14 +644,11 @@ def main():
     try:
         need_modules("numpy", "scipy")
         rows, order = build_rows(args.dirs)
-        ref = args.reference or order[0]
-        if ref not in rows:
-            raise ReportError(f"no row {ref}; the rows are: "
-                              f"{', '.join(order)}")
-        check_units(rows, order, ref, args.ns)
-        tables = analyse(rows, order, ref, prims, args)
+        refs, ref_words = reference_rows(rows, order, args.reference)
+        check_units(rows, order, refs, args.ns)
+        tables = analyse(rows, order, refs, prims, args)
         ntests = judge([e for t in tables for e in t["rows"]], args.alpha)
-        warnings = warnings_of(tables, ref, args.alpha)
+        warnings = warnings_of(tables, args.alpha)
         if args.plot:
             need_modules("matplotlib")
         figures = plot(rows, order, prims, args.plot) \
@@ -777,7 +659,8 @@ def main():
     if args.format == "json":
         for w in warnings:
             print(f"report.py: warning: {w}", file=sys.stderr)
-        json.dump({"schema": REPORT_SCHEMA, "reference": ref,
+        json.dump({"schema": REPORT_SCHEMA,
+                   "reference": args.reference or order[0],
                    "alpha": args.alpha, "ci_level": 1 - args.alpha,
                    "unit": "ns" if args.ns else "ticks",
                    "correction": "holm", "tests": ntests,
@@ -789,8 +672,12 @@ def main():
                   sys.stdout, indent=1)
         print()
     else:
-        print_text(tables, rows, order, ref, args, args.format == "markdown",
-                   ntests, warnings)
+        lines = describe(rows, order), order_lines(tables, rows)
+        if args.format == "lkml":
+            print_lkml(tables, rows, order, ref_words, args)
+        else:
+            print_text(tables, lines, ref_words, args,
+                       args.format == "markdown", ntests, warnings)
         for f in figures:
             print(f"figure: {f}", file=sys.stderr)
     return 0

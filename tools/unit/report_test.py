@@ -636,6 +636,55 @@ def t_no_numpy(tmp):
                              "python3-numpy python3-scipy"])
 
 
+def t_reference_kernel(tmp):
+    """--reference KERNEL: each row against that kernel's row of the same
+    state; a state it lacks is compared with nothing; no such kernel or
+    row is refused."""
+    d = results(f"{tmp}/k", ICOUNT, {"a.off": [75] * 3, "a.on": [1000] * 3,
+                                    "b.off": [91] * 3, "b.on": [1016] * 3,
+                                    "c.out": [4] * 3})
+    doc = report_json([d], ref="a")
+    for row, ref, diff in (("b.off", "a.off", 16), ("b.on", "a.on", 16)):
+        e = irq_row(doc, row)
+        expect(f"{row}'s reference", e["reference_row"], ref)
+        expect(f"{row} against {ref}", (e["diff"], e["exact"]), (diff, True))
+    expect("a.on is a reference", irq_row(doc, "a.on").get("reference"),
+           True)
+    e = irq_row(doc, "c.out")
+    expect("c.out against nothing", (e["reference_row"], "diff" in e),
+           (None, False))
+    rc, _, err = report(["--reference", "zz", d])
+    expect_refusal(rc, err, ["no row zz and no kernel zz", "b.on"])
+
+
+# The synthetic results of the golden cover letter's table
+GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "golden",
+                      "lkml.txt")
+
+
+def t_lkml(tmp):
+    """--format lkml: the cover letter's table, as tools/unit/golden/
+    lkml.txt has it (TB_UPDATE_GOLDEN=1 rewrites it), within 72 columns:
+    kernel.state rows, ticks then ns at arm64's 62.5 MHz, each row
+    against the same state of master-trace."""
+    env = dict(ICOUNT, arch="arm64", nr_samples=10000000, rounds=3,
+               tracerbench="0.3.0")
+    d = results(f"{tmp}/lkml", env, {
+        "master.out": [1] * 3, "master-trace.off": [75, 76, 75],
+        "master-trace.on": [159] * 3, "patched-trace.off": [77] * 3,
+        "patched-trace.on": [161, 161, 162]}, hz=62500000)
+    rc, out, err = report(["--format", "lkml", "--reference", "master-trace",
+                           d])
+    expect("exit", (rc, err), (0, ""))
+    if os.environ.get("TB_UPDATE_GOLDEN"):
+        with open(GOLDEN, "w") as f:
+            f.write(out)
+    with open(GOLDEN) as f:
+        expect("the table", out, f.read())
+    wide = [x for x in out.splitlines() if len(x) > 72]
+    expect("lines over 72 columns", wide, [])
+
+
 TESTS = [
     ("unpaired rows: Mann-Whitney, exact p", t_unpaired),
     ("rows of one directory paired on their common rounds", t_common_rounds),
@@ -655,6 +704,8 @@ TESTS = [
     ("schema versions", t_schema),
     ("malformed input: exit 1, one line", t_malformed),
     ("no numpy or scipy: the packages named", t_no_numpy),
+    ("--reference KERNEL: each row against the same state", t_reference_kernel),
+    ("--format lkml: the cover letter's table, golden", t_lkml),
 ]
 
 
