@@ -185,6 +185,41 @@ run_host()
 labels=()
 declare -A kind=() variant=() patches=() frags=() image=() kbuild=() spec_of=()
 
+# check_own_build SPEC IMAGE DIR: refuse, before anything is built or
+# booted, a build the guest cannot use: one for another architecture, a
+# kernel before 6.1, or a .config without what the guest needs, each
+# option named and written to a fragment to merge.
+check_own_build()
+{
+	local spec=$1 img=$2 bld=$3 arch rel lacks frag
+
+	[ -f "$bld/.config" ] || die "$spec: $bld has no .config"
+	arch=$(tb_image_arch "$img")
+	case $arch:$TB_ARCH in
+	x86:x86_64 | x86:i386 | arm64:arm64)	;;
+	:*)	die "$spec: $img is no x86 bzImage nor arm64 Image" ;;
+	*)	die "$spec: $img is an $arch image, not one for $TB_ARCH (--arch)" ;;
+	esac
+	arch=$(tb_config_arch "$bld/.config")
+	[ "$arch" = "$TB_ARCH" ] ||
+		die "$spec: $bld/.config builds for ${arch:-another architecture}, not $TB_ARCH (--arch)"
+	rel=$(cat "$bld/include/config/kernel.release" 2>/dev/null) ||
+		die "$spec: $bld has no include/config/kernel.release: is it built?"
+	tb_release_at_least "$rel" 6 1 ||
+		die "$spec: $rel is older than 6.1, the oldest kernel tracerbench supports"
+	lacks=$(tb_guest_config_lacks "$bld/.config")
+	[ -z "$lacks" ] && return 0
+	mkdir -p "$TB_OUT" &&
+		frag=$(mktemp "$TB_OUT/guest-needs-XXXXXX.config") &&
+		echo "$lacks" >"$frag" || die "cannot write a fragment in $TB_OUT"
+	echo "bench.sh: $spec: $bld/.config lacks what the guest needs:" >&2
+	echo "$lacks" | sed 's/^/  /' >&2
+	echo "merge $frag (in the kernel's source), then rebuild:" >&2
+	echo "  scripts/kconfig/merge_config.sh -m -O $bld $bld/.config $frag" >&2
+	echo "  make -C $bld olddefconfig all" >&2
+	exit 1
+}
+
 # parse_spec SPEC: one KERNEL argument into the tables above
 parse_spec()
 {
@@ -214,6 +249,8 @@ parse_spec()
 		key=${field%%=*}
 		val=${field#*=}
 		[ -n "$val" ] || die "$spec: $key= wants a value"
+		# the shell expands no ~ after KEY=
+		val=${val/#\~/$HOME}
 		case $key in
 		patches)	[ -z "$p" ] || die "$spec: one patch series per kernel"
 				p=$(realpath -e "$val") ||
@@ -236,6 +273,7 @@ parse_spec()
 		[ -n "$bld" ] || die "$spec: build=DIR, the image's build tree, is missing"
 		[ -f "$bld/Makefile" ] && [ -f "$bld/Module.symvers" ] ||
 			die "$spec: $bld is no kernel build tree (no Makefile or Module.symvers)"
+		check_own_build "$spec" "$img" "$bld"
 	else
 		[ -z "$bld" ] || die "$spec: build= goes with bzimage="
 		tb_is_built "$base" ||
@@ -243,8 +281,11 @@ parse_spec()
 	fi
 	if [ -z "$label" ]; then
 		label=$base
-		# a series file is named for its directory, whatever its name
-		if [ -f "$p" ]; then
+		# a series file is named for its directory, whatever its
+		# name; an mbox or a patch for itself, without its extension
+		if [ -f "$p" ] && tb_is_mail "$p"; then
+			label=$label+$(basename "$p" | sed 's/\.[^.]*$//')
+		elif [ -f "$p" ]; then
 			label=$label+$(basename "$(dirname "$p")")
 		elif [ -n "$p" ]; then
 			label=$label+$(basename "$p")
@@ -316,7 +357,7 @@ kernel_env()
 	fi
 	echo "image_hash $(sha256sum <"${image[$l]}" | cut -c 1-16)"
 	[ -n "${patches[$l]}" ] && echo "patches ${patches[$l]}" &&
-		echo "patch_files $(tb_patch_list "${patches[$l]}" | xargs -n 1 basename | tr '\n' ' ')"
+		echo "patch_files $(tb_patch_list "${patches[$l]}" quiet | xargs -n 1 basename | tr '\n' ' ')"
 	[ -n "${frags[$l]}" ] && echo "fragments ${frags[$l]}"
 	return 0
 }

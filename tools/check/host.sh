@@ -17,6 +17,110 @@ check_no_kdir()
 	return 1
 }
 
+# check_series_forms: a patch series as people send it: a format-patch
+# directory with its cover letter (left out, and said so), an mbox of the
+# series as mailed, given with ~; each list names the two patches in
+# order, and they apply in that order to the files of linux-source-6.12
+# they touch, copied aside. A quilt series and a plain directory are
+# bench.sh's own checks (check_bench_errors, the example patches).
+check_series_forms()
+{
+	local d=$TB_OUT/series-forms p f list form
+	local pad=$TB_TOP/tools/patches/pad-irqoff irq=$TB_TOP/tools/patches/irqsoff-key
+
+	rm -rf "$d" && mkdir -p "$d/fp" || return 1
+	printf '%s\n' 'From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001' \
+		'From: A Developer <dev@example.org>' \
+		'Subject: [PATCH 0/2] tracing: two examples' '' \
+		'*** BLURB HERE ***' '' ' kernel/trace/trace_irqsoff.c | 6 ++++++' \
+		'' '-- ' '2.39.5' >"$d/fp/0000-cover-letter.patch"
+	cp "$pad"/0001-*.patch "$d/fp/0001-pad.patch" &&
+		cp "$irq"/0001-*.patch "$d/fp/0002-irqsoff-key.patch" &&
+		cat "$d/fp/0000-cover-letter.patch" "$d"/fp/000[12]-*.patch \
+			>"$d/series.mbox" || return 1
+	for form in fp mbox; do
+		case $form in
+		fp)	list=$(tb_patch_list "$d/fp" 2>"$d/$form.err") ;;
+		mbox)	list=$(HOME=$d tb_patch_list '~/series.mbox' \
+				2>"$d/$form.err") ;;
+		esac || { cat "$d/$form.err"; return 1; }
+		if [ "$(echo "$list" | wc -l)" != 2 ] ||
+		   ! grep -q 'changes nothing (a cover letter?): skipped' \
+			"$d/$form.err"; then
+			echo "$form: listed: $list"
+			cat "$d/$form.err"
+			return 1
+		fi
+		rm -rf "$d/src"
+		for p in $list; do
+			for f in $(sed -n 's|^+++ b/||p' "$p"); do
+				[ -f "$d/src/$f" ] && continue
+				mkdir -p "$d/src/$(dirname "$f")" &&
+					cp "$TB_SRC/$f" "$d/src/$f" || return 1
+			done
+			patch -d "$d/src" -p1 -s --batch <"$p" ||
+				{ echo "$form: $p does not apply"; return 1; }
+		done
+	done
+	# a series of nothing but a cover letter is refused
+	! tb_patch_list "$d/fp/0000-cover-letter.patch" 2>"$d/none.err" &&
+		grep -q 'holds no patch that changes anything' "$d/none.err"
+}
+
+# check_own_build_refused: bench.sh refuses your own build, before
+# anything is built or booted, where the guest cannot use it: a .config
+# without CONFIG_DEBUG_FS (named, with the fragment to merge), an image
+# of another architecture, a kernel older than 6.1.
+check_own_build_refused()
+{
+	local d=$TB_OUT/own-build b out rc=0
+	local bench=$TB_TOP/tools/bench.sh
+
+	b=$d/build
+	rm -rf "$d" && mkdir -p "$b/include/config" || return 1
+	# a stand-in for a built x86-64 tree with all the guest needs but
+	# CONFIG_DEBUG_FS, and for its image, a bzImage's header magic
+	touch "$b/Makefile" "$b/Module.symvers"
+	{
+		echo CONFIG_X86_64=y
+		tb_options $(tb_guest_config) | grep -v '^CONFIG_DEBUG_FS='
+	} >"$b/.config"
+	echo 6.12.0 >"$b/include/config/kernel.release"
+	printf 'HdrS' | dd of="$d/bzImage" bs=1 seek=514 2>/dev/null
+	out=$("$bench" --out "$d/o" me=bzimage="$d/bzImage",build="$b" 2>&1)
+	if [ $? = 0 ] || ! echo "$out" | grep -q '^  CONFIG_DEBUG_FS=y$' ||
+	   ! echo "$out" | grep -q 'merge_config.sh' || [ -e "$d/o" ]; then
+		echo "without DEBUG_FS: $out"
+		rc=1
+	fi
+	out=$("$bench" --arch arm64 --out "$d/o" \
+		me=bzimage="$d/bzImage",build="$b" 2>&1)
+	[ $? != 0 ] && echo "$out" | grep -q 'an x86 image, not one for arm64' ||
+		{ echo "arm64 with an x86 image: $out"; rc=1; }
+	echo 5.15.0 >"$b/include/config/kernel.release"
+	out=$("$bench" --out "$d/o" me=bzimage="$d/bzImage",build="$b" 2>&1)
+	[ $? != 0 ] && echo "$out" | grep -q '5.15.0 is older than 6.1' ||
+		{ echo "5.15: $out"; rc=1; }
+	return $rc
+}
+
+# check_guest_config: the rig's kernels have all that guest.config and
+# the architecture's guest fragment ask of any kernel: every
+# architecture's notrace fragments set each option as they do.
+check_guest_config()
+{
+	local arch rc=0 opt
+
+	for arch in $(tb_all_archs); do
+		while read -r opt; do
+			(tb_arch_load "$arch" && tb_fragment_options notrace) |
+				grep -qxF "$opt" ||
+				{ echo "$arch: the rig's fragments lack $opt"; rc=1; }
+		done < <(tb_arch_load "$arch" && tb_options $(tb_guest_config))
+	done
+	return $rc
+}
+
 # check_tree_key: a kernel's cache key follows its fragments' options and
 # not their comments: a copy of tools/kconfig/ keys the trace kernel as the
 # real one does, still does with a comment added to base.config, and no
@@ -217,6 +321,12 @@ check_host()
 	result $? "make without a kernel build tree names the headers package"
 	check_tree_key
 	result $? "a kernel's cache key follows its fragments' options, not their comments, and a patched kernel's its patches"
+	check_series_forms
+	result $? "patch series as mailed: a format-patch directory with its cover letter, an mbox given with ~: the cover skipped, said so, the rest apply in order"
+	check_own_build_refused
+	result $? "bench.sh refuses your own build, naming each option the guest lacks, an image of another arch, a kernel before 6.1"
+	check_guest_config
+	result $? "every arch's rig kernels set what guest.config and the arch's guest fragment ask of any kernel"
 	check_install_update_fails
 	result $? "packages install even when apt-get update fails"
 	check_now_us

@@ -165,40 +165,102 @@ tb_build_kernel()
 	touch "$tree/b/.tb-built"
 }
 
-# tb_patch_list PATH: the patches PATH names, one path a line, in order: a
-# quilt series file (or a directory holding one), whose names are relative
-# to its directory, or else a directory's *.patch files in name order, as
-# git format-patch numbers them.
+# tb_is_mail FILE: FILE is a patch or a series as mailed, not a quilt
+# series: an mbox ("From " first), a mail, or a bare diff
+tb_is_mail()
+{
+	head -n 1 "$1" | grep -q -e '^From ' -e '^[A-Za-z-]*: ' -e '^diff ' \
+		-e '^--- ' -e '^Index: '
+}
+
+# tb_has_diff FILE: FILE changes something (a cover letter does not)
+tb_has_diff()
+{
+	grep -q -e '^diff ' -e '^--- ' "$1"
+}
+
+# tb_split_mail FILE: the messages of an mbox (or the one mail or diff)
+# FILE holds, in order, each a file of a directory in the cache named
+# for FILE's contents, as git am would take them; prints the directory.
+tb_split_mail()
+{
+	local dir
+
+	dir=$TB_CACHE/series/$(sha256sum <"$1" | cut -c 1-16)
+	if [ ! -f "$dir/.split" ]; then
+		rm -rf "$dir" && mkdir -p "$dir" || return 1
+		if head -n 1 "$1" | grep -q '^From '; then
+			git mailsplit -d4 -o"$dir" "$1" >/dev/null || return 1
+		else
+			cp "$1" "$dir/0001" || return 1
+		fi
+		touch "$dir/.split"
+	fi
+	echo "$dir"
+}
+
+# tb_patch_list PATH [quiet]: the patches PATH names, one path a line, in
+# order: a quilt series file (or a directory holding one), whose names
+# are relative to its directory; a directory's *.patch files in name
+# order, as git format-patch numbers them; or an mbox of the series as
+# mailed (or one patch), in its order. Patches with no diff, such as
+# format-patch's cover letter, are left out, and said so unless quiet.
+# PATH may begin with ~ (bench.sh's KEY=~/... reaches here unexpanded).
 tb_patch_list()
 {
-	local path=$1 series dir name opts
+	local path=${1/#\~/$HOME} series= dir name opts p list n=0
 
 	if [ -d "$path" ] && [ -f "$path/series" ]; then
 		series=$path/series
 	elif [ -d "$path" ]; then
-		ls "$path"/*.patch 2>/dev/null | LC_ALL=C sort
-		[ -n "$(ls "$path"/*.patch 2>/dev/null)" ] && return 0
-		echo "tracerbench: no *.patch files and no series in $path" >&2
-		return 1
+		list=$(ls "$path"/*.patch 2>/dev/null | LC_ALL=C sort)
+		if [ -z "$list" ]; then
+			echo "tracerbench: no *.patch files and no series in $path" >&2
+			return 1
+		fi
+	elif [ -f "$path" ] && tb_is_mail "$path"; then
+		dir=$(tb_split_mail "$path") || {
+			echo "tracerbench: cannot split $path into its mails" >&2
+			return 1
+		}
+		list=$(ls "$dir"/[0-9]* | LC_ALL=C sort)
 	elif [ -f "$path" ]; then
 		series=$path
 	else
 		echo "tracerbench: no such patch series: $path" >&2
 		return 1
 	fi
-	dir=$(dirname "$series")
-	sed -e 's/#.*//' "$series" | while read -r name opts; do
-		[ -n "$name" ] || continue
-		if [ -n "$opts" ] && [ "$opts" != -p1 ]; then
-			echo "tracerbench: $series: $name: only -p1 is supported, not $opts" >&2
-			return 1
+	if [ -n "$series" ]; then
+		dir=$(dirname "$series")
+		list=$(sed -e 's/#.*//' "$series" | while read -r name opts; do
+			[ -n "$name" ] || continue
+			if [ -n "$opts" ] && [ "$opts" != -p1 ]; then
+				echo "tracerbench: $series: $name: only -p1 is supported, not $opts" >&2
+				echo /
+				return 1
+			fi
+			if [ ! -f "$dir/$name" ]; then
+				echo "tracerbench: $series names $name, which $dir lacks" >&2
+				echo /
+				return 1
+			fi
+			echo "$dir/$name"
+		done)
+		# a line "/" is a refusal of the loop's subshell
+		case $'\n'$list$'\n' in
+		*$'\n'/$'\n'*)	return 1 ;;
+		esac
+	fi
+	for p in $list; do
+		if tb_has_diff "$p"; then
+			echo "$p"
+			n=$((n + 1))
+		elif [ -z "${2:-}" ]; then
+			echo "tracerbench: $p changes nothing (a cover letter?): skipped" >&2
 		fi
-		if [ ! -f "$dir/$name" ]; then
-			echo "tracerbench: $series names $name, which $dir lacks" >&2
-			return 1
-		fi
-		echo "$dir/$name"
 	done
+	[ $n -gt 0 ] ||
+		{ echo "tracerbench: $path holds no patch that changes anything" >&2; return 1; }
 }
 
 # tb_patched_dir VARIANT PATCHES FRAGMENTS: where VARIANT with the patch
@@ -211,7 +273,7 @@ tb_patched_dir()
 	local tree key patches= p f
 
 	if [ -n "$2" ]; then
-		patches=$(tb_patch_list "$2") || return 1
+		patches=$(tb_patch_list "$2" quiet) || return 1
 	fi
 	for f in $3; do
 		[ -f "$f" ] || { echo "tracerbench: no such fragment: $f" >&2; return 1; }
@@ -244,7 +306,7 @@ tb_build_patched()
 	if [ ! -f "$dir/b/.tb-built" ]; then
 		list=
 		if [ -n "$patches" ]; then
-			list=$(tb_patch_list "$patches") || return 1
+			list=$(tb_patch_list "$patches" quiet) || return 1
 		fi
 		tb_build_kernel "$variant" || {
 			echo "tracerbench: building the $variant kernel failed: $(tb_kernel_dir "$variant")/build.log" >&2
@@ -277,4 +339,63 @@ tb_build_patched()
 		touch "$dir/b/.tb-built"
 	fi
 	echo "$dir/b"
+}
+
+# --- Kernels built elsewhere ----------------------------------------------
+
+# tb_image_arch IMAGE: the architecture family of a kernel image by its
+# boot header: x86 (a bzImage's "HdrS" at 0x202) or arm64 (an Image's
+# "ARM\x64" at 0x38); nothing for another file.
+tb_image_arch()
+{
+	if [ "$(od -A n -c -j 514 -N 4 "$1" 2>/dev/null | tr -d ' ')" = HdrS ]; then
+		echo x86
+	elif [ "$(od -A n -t x1 -j 56 -N 4 "$1" 2>/dev/null | tr -d ' ')" = 41524d64 ]; then
+		echo arm64
+	fi
+}
+
+# tb_config_arch CONFIG: the architecture a .config builds for, as
+# tools/arch/ names it; nothing for another
+tb_config_arch()
+{
+	if grep -qx 'CONFIG_ARM64=y' "$1"; then
+		echo arm64
+	elif grep -qx 'CONFIG_X86_64=y' "$1"; then
+		echo x86_64
+	elif grep -qx 'CONFIG_X86_32=y' "$1"; then
+		echo i386
+	fi
+}
+
+# tb_guest_config: the fragments of what the guest needs of any kernel of
+# the architecture (tools/kconfig/guest.config and the arch's console)
+tb_guest_config()
+{
+	echo "$TB_TOP/tools/kconfig/guest.config" \
+		"$TB_TOP/tools/kconfig/$TB_GUEST_CONFIG"
+}
+
+# tb_guest_config_lacks CONFIG: the options of tb_guest_config that the
+# .config CONFIG does not set so, a line each
+tb_guest_config_lacks()
+{
+	local opt
+
+	while read -r opt; do
+		grep -qxF "$opt" "$1" || echo "$opt"
+	done < <(tb_options $(tb_guest_config))
+}
+
+# tb_release_at_least RELEASE MAJOR MINOR: kernel RELEASE (6.12.0-rc1+)
+# is MAJOR.MINOR or later
+tb_release_at_least()
+{
+	local v=${1%%[!0-9.]*} major minor
+
+	major=${v%%.*}
+	minor=${v#*.}
+	minor=${minor%%.*}
+	[[ $major =~ ^[0-9]+$ && $minor =~ ^[0-9]+$ ]] || return 1
+	[ "$major" -gt "$2" ] || { [ "$major" -eq "$2" ] && [ "$minor" -ge "$3" ]; }
 }
