@@ -98,7 +98,7 @@ style:
 	tools/style.sh
 
 run:
-	tools/run.sh --arch $(or $(TB_ARCH),x86_64)
+	@tools/run.sh $(if $(TB_ARCH),--arch $(TB_ARCH))
 
 disasm-check: modules
 	tools/disasm.sh tracerbench.ko

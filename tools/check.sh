@@ -211,8 +211,6 @@ run_scenarios()
 start=$SECONDS
 tb_install || refuse "install packages" 1
 mkdir -p "$TB_OUT"
-# the outputs of this run's host steps for check_docs (step_speed, ...)
-rm -rf "$TB_OUT/docs-src" && mkdir "$TB_OUT/docs-src"
 
 # the checks, by what they check
 for f in host kernels bench; do
@@ -341,6 +339,10 @@ part_seconds()
 
 [ -n "$parts" ] ||
 	refuse "TB_PARTS=\"$TB_PARTS\" and TB_ARCHS=\"$TB_ARCHS\" leave nothing to run"
+# the outputs of this run's host steps for check_docs (step_speed, ...),
+# emptied only once this run is sure to run: the host's checks start
+# make checks that refuse
+rm -rf "$TB_OUT/docs-src" && mkdir "$TB_OUT/docs-src"
 queue=$(for job in $parts; do
 	echo "$(part_seconds "${job%%:*}" "${job#*:}") $job"
 done | sort -s -k1,1nr | cut -d' ' -f2)
@@ -419,7 +421,7 @@ check_docs()
 	case " $parts " in
 	*" x86_64:debian "*)
 		# x86-64's, as the README shows it
-		(cd "$TB_TOP" && make --no-print-directory run TB_ARCH=x86_64) \
+		(cd "$TB_TOP" && make --no-print-directory run TB_ARCH=) \
 			>"$d/make-run.txt" 2>"$d/make-run.err"
 		cp "$TB_OUT"/docs-src/*.txt "$d/" 2>/dev/null ;;
 	esac

@@ -542,7 +542,9 @@ test_batch_run()
 			END { print bad ? "bad" : n }' $TB/$p/histogram)
 		expect "$p/histogram counts" "$v" $((ncpu * 1000)) || fail=1
 	done
-	check_results_sane || fail=1
+	# per pair, a max may round down to 0: at arm64's 62.5 MHz, 7 pairs
+	# of preempt_notrace can take under 7 ticks in every window
+	check_results_sane few || fail=1
 	set_defaults
 	return $fail
 }
