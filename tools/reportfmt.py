@@ -200,9 +200,9 @@ def lkml_header(tables, rows, order):
             "no counter rate"
         out.append(f"{env.get('arch', '?')}, {where}, {rate}")
         rounds = env.get("rounds", "?")
-        out.append(f"  {env.get('nr_samples', '?')} samples per CPU and "
-                   f"run, {rounds} round{'' if rounds in (1, '1') else 's'}"
-                   f", tracerbench {env.get('tracerbench', '?')}")
+        out.append(f"  {env.get('nr_samples', '?')} samples/CPU/run, "
+                   f"{rounds} round{'' if rounds in (1, '1') else 's'}, "
+                   f"tracerbench {env.get('tracerbench', '?')}")
     return out
 
 
