@@ -28,6 +28,12 @@ KERNEL is one of
                                    directory of git format-patch files, or
                                    a quilt series file or a directory with
                                    one) and/or extra kconfig fragments
+  [LABEL=]VARIANT,tree=PATH[@REV][,patches=PATH][,config=FRAGMENT]...
+                                   that variant of your own kernel tree (6.1
+                                   or later): a git tree at REV (a tag,
+                                   branch or commit) or its files as they
+                                   are, or a plain source directory; only
+                                   read, built in the cache
   LABEL=bzimage=FILE,build=DIR     your own build: the image (bzImage, or
                                    arm64's Image) and the build
                                    tree to build the module against
@@ -184,6 +190,7 @@ run_host()
 
 labels=()
 declare -A kind=() variant=() patches=() frags=() image=() kbuild=() spec_of=()
+declare -A tree=() commit=()
 
 # check_own_build SPEC IMAGE DIR: refuse, before anything is built or
 # booted, a build the guest cannot use: one for another architecture, a
@@ -224,6 +231,7 @@ check_own_build()
 parse_spec()
 {
 	local spec=$1 label='' field key val base='' p='' f='' img='' bld=''
+	local tpath='' trev='' tcommit=''
 
 	IFS=, read -ra fields <<<"$spec"
 	[ ${#fields[@]} -gt 0 ] || die "empty kernel"
@@ -262,11 +270,22 @@ parse_spec()
 				f="$f $(realpath "$val")" ;;
 		build)		bld=$val ;;
 		bzimage)	img=$val ;;
-		*)		die "$spec: unknown key $key (patches, config, bzimage, build)" ;;
+		tree)		[ -z "$tpath" ] || die "$spec: one tree per kernel"
+				tpath=$val
+				# PATH@REV; a path may hold an @, a revision no /
+				if [[ $val == *@* && ${val##*@} != */* ]]; then
+					tpath=${val%@*}
+					trev=${val##*@}
+					[ -n "$trev" ] || die "$spec: tree=PATH@ wants a revision"
+				fi
+				tcommit=$(tb_tree_check "$tpath" "$trev" 2>&1) ||
+					die "$spec: $tcommit"
+				tpath=$(cd "$tpath" && pwd -P) ;;
+		*)		die "$spec: unknown key $key (patches, config, tree, bzimage, build)" ;;
 		esac
 	done
 	if [ -n "$img" ]; then
-		[ -z "$base" ] && [ -z "$p" ] && [ -z "$f" ] ||
+		[ -z "$base" ] && [ -z "$p" ] && [ -z "$f" ] && [ -z "$tpath" ] ||
 			die "$spec: your own build takes bzimage= and build= only"
 		[ -n "$label" ] || die "$spec: give your own build a label: LABEL=bzimage=..."
 		[ -f "$img" ] || die "$spec: no such image: $img"
@@ -281,6 +300,10 @@ parse_spec()
 	fi
 	if [ -z "$label" ]; then
 		label=$base
+		# a tree by its directory's name and the revision asked for
+		[ -z "$tpath" ] ||
+			label=$label+$(basename "$tpath")${trev:+-$trev}
+		label=${label//[^A-Za-z0-9_+-]/-}
 		# a series file is named for its directory, whatever its
 		# name; an mbox or a patch for itself, without its extension
 		if [ -f "$p" ] && tb_is_mail "$p"; then
@@ -303,6 +326,10 @@ parse_spec()
 		kind[$label]=own
 		image[$label]=$(realpath "$img")
 		kbuild[$label]=$(realpath "$bld")
+	elif [ -n "$tpath" ]; then
+		kind[$label]=tree
+		tree[$label]=$tpath
+		commit[$label]=$tcommit
 	elif [ -n "$p$f" ]; then
 		kind[$label]=patched
 	else
@@ -329,6 +356,12 @@ prepare_kernel()
 	patched)
 		kdir=$(tb_build_patched "${variant[$l]}" "${patches[$l]}" \
 			"${frags[$l]}") || die "kernel $l: see above"
+		image[$l]=$kdir/$TB_KIMAGE
+		;;
+	tree)
+		kdir=$(tb_build_tree "${tree[$l]}" "${commit[$l]}" \
+			"${variant[$l]}" "${patches[$l]}" "${frags[$l]}") ||
+			die "kernel $l: see above"
 		image[$l]=$kdir/$TB_KIMAGE
 		;;
 	own)
@@ -359,6 +392,8 @@ kernel_env()
 	[ -n "${patches[$l]}" ] && echo "patches ${patches[$l]}" &&
 		echo "patch_files $(tb_patch_list "${patches[$l]}" quiet | xargs -n 1 basename | tr '\n' ' ')"
 	[ -n "${frags[$l]}" ] && echo "fragments ${frags[$l]}"
+	[ -n "${tree[$l]:-}" ] && echo "tree ${tree[$l]}" &&
+		echo "tree_state $(tb_tree_state "${tree[$l]}" "${commit[$l]}")"
 	return 0
 }
 

@@ -213,7 +213,7 @@ tb_install || refuse "install packages" 1
 mkdir -p "$TB_OUT"
 
 # the checks, by what they check
-for f in host kernels bench; do
+for f in host kernels bench tree; do
 	. "$TB_TOP/tools/check/$f.sh"
 done
 unset f
@@ -422,9 +422,10 @@ check_docs()
 	*" x86_64:debian "*)
 		# x86-64's, as the README shows it
 		(cd "$TB_TOP" && make --no-print-directory run TB_ARCH=) \
-			>"$d/make-run.txt" 2>"$d/make-run.err"
-		cp "$TB_OUT"/docs-src/*.txt "$d/" 2>/dev/null ;;
+			>"$d/make-run.txt" 2>"$d/make-run.err" ;;
 	esac
+	# what this run's host steps printed (step_speed, step_tree, ...)
+	cp "$TB_OUT"/docs-src/*.txt "$d/" 2>/dev/null
 	case " $parts " in
 	*" x86_64:built "*)
 		"$TB_TOP/tools/report.py" --reference trace.off \

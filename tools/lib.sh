@@ -16,7 +16,7 @@ TB_SRC=$TB_CACHE/linux-source-6.12
 # from Debian's own packages (tb_guest_debs).
 TB_DEBS=$TB_CACHE/debs
 
-for f in harness arch pkg module kernel boot; do
+for f in harness arch pkg module kernel tree boot; do
 	. "$TB_TOP/tools/lib/$f.sh" || return 1
 done
 unset f

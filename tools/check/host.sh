@@ -41,7 +41,8 @@ check_series_forms()
 	for form in fp mbox; do
 		case $form in
 		fp)	list=$(tb_patch_list "$d/fp" 2>"$d/$form.err") ;;
-		mbox)	list=$(HOME=$d tb_patch_list '~/series.mbox' \
+		mbox)	# shellcheck disable=SC2088 # the ~ is the test
+			list=$(HOME=$d tb_patch_list '~/series.mbox' \
 				2>"$d/$form.err") ;;
 		esac || { cat "$d/$form.err"; return 1; }
 		if [ "$(echo "$list" | wc -l)" != 2 ] ||
@@ -83,22 +84,23 @@ check_own_build_refused()
 	touch "$b/Makefile" "$b/Module.symvers"
 	{
 		echo CONFIG_X86_64=y
+		# shellcheck disable=SC2046 # a list of files
 		tb_options $(tb_guest_config) | grep -v '^CONFIG_DEBUG_FS='
 	} >"$b/.config"
 	echo 6.12.0 >"$b/include/config/kernel.release"
 	printf 'HdrS' | dd of="$d/bzImage" bs=1 seek=514 2>/dev/null
-	out=$("$bench" --out "$d/o" me=bzimage="$d/bzImage",build="$b" 2>&1)
+	out=$("$bench" --out "$d/o" "me=bzimage=$d/bzImage,build=$b" 2>&1)
 	if [ $? = 0 ] || ! echo "$out" | grep -q '^  CONFIG_DEBUG_FS=y$' ||
 	   ! echo "$out" | grep -q 'merge_config.sh' || [ -e "$d/o" ]; then
 		echo "without DEBUG_FS: $out"
 		rc=1
 	fi
 	out=$("$bench" --arch arm64 --out "$d/o" \
-		me=bzimage="$d/bzImage",build="$b" 2>&1)
+		"me=bzimage=$d/bzImage,build=$b" 2>&1)
 	[ $? != 0 ] && echo "$out" | grep -q 'an x86 image, not one for arm64' ||
 		{ echo "arm64 with an x86 image: $out"; rc=1; }
 	echo 5.15.0 >"$b/include/config/kernel.release"
-	out=$("$bench" --out "$d/o" me=bzimage="$d/bzImage",build="$b" 2>&1)
+	out=$("$bench" --out "$d/o" "me=bzimage=$d/bzImage,build=$b" 2>&1)
 	[ $? != 0 ] && echo "$out" | grep -q '5.15.0 is older than 6.1' ||
 		{ echo "5.15: $out"; rc=1; }
 	return $rc
@@ -327,6 +329,8 @@ check_host()
 	result $? "bench.sh refuses your own build, naming each option the guest lacks, an image of another arch, a kernel before 6.1"
 	check_guest_config
 	result $? "every arch's rig kernels set what guest.config and the arch's guest fragment ask of any kernel"
+	check_tree_refusals
+	result $? "bench.sh refuses a tree= it cannot build: no such commit, no kernel tree, before 6.1, @REV without git, no variant"
 	check_install_update_fails
 	result $? "packages install even when apt-get update fails"
 	check_now_us

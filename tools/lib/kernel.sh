@@ -87,6 +87,13 @@ tb_kernel_dir()
 	echo "$(tb_kernel_tree "$1")/b"
 }
 
+# tb_source_has_option SRC NAME: kernel source SRC defines option NAME
+# (without CONFIG_) in a Kconfig file
+tb_source_has_option()
+{
+	grep -rqsE --include='Kconfig*' "^[[:space:]]*(menu)?config $2\$" "$1"
+}
+
 # tb_check_config VARIANT DIR [FRAGMENT...]: every option the variant's
 # fragments and the extra ones set, or unset, must be so in DIR/.config, and
 # the notrace kernel must not have the tracepoints.
@@ -105,6 +112,14 @@ tb_check_config()
 			name=${name%% *}
 			grep -q "^$name=" "$config" || continue ;;
 		esac
+		# an option this kernel's source does not have (a tree of
+		# your own, older or newer than linux-source-6.12)
+		name=${opt#\# }
+		name=${name%%[= ]*}
+		if ! tb_source_has_option "$(dirname "$config")/.." "${name#CONFIG_}"; then
+			echo "tracerbench: $variant kernel in $(dirname "$config"): $name is unknown to this kernel: not checked" >&2
+			continue
+		fi
 		echo "tracerbench: $variant kernel in $(dirname "$config") lacks $opt" >&2
 		missing=1
 	done < <(tb_fragment_options "$variant" "$@")
@@ -208,7 +223,7 @@ tb_split_mail()
 # PATH may begin with ~ (bench.sh's KEY=~/... reaches here unexpanded).
 tb_patch_list()
 {
-	local path=${1/#\~/$HOME} series= dir name opts p list n=0
+	local path=${1/#\~/$HOME} series='' dir name opts p list n=0
 
 	if [ -d "$path" ] && [ -f "$path/series" ]; then
 		series=$path/series

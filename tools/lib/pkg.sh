@@ -19,6 +19,8 @@ tb_packages()
 	echo make gcc libc6-dev perl cpio gzip busybox-static bash-static
 	echo $TB_ARCH_PACKAGES
 	echo linux-source-6.12 xz-utils bc bison flex libelf-dev libssl-dev
+	# make check's tree of a developer's own (tools/check/tree.sh)
+	echo linux-source-6.1 git
 	echo dkms sparse
 	# tools/report.py
 	echo python3 python3-scipy python3-matplotlib
