@@ -298,6 +298,13 @@ parse_spec()
 		tb_is_built "$base" ||
 			die "$spec: '$base' is no kernel variant ($TB_VARIANTS)"
 	fi
+	# every patch applies, in order, before anything is built
+	if [ -n "$p" ] && [ -n "$tpath" ]; then
+		tb_series_check "$p" "" "$tpath" "$tcommit" || exit 1
+	elif [ -n "$p" ]; then
+		tb_kernel_source || die "cannot unpack linux-source-6.12"
+		tb_series_check "$p" "$TB_SRC" || exit 1
+	fi
 	if [ -z "$label" ]; then
 		label=$base
 		# a tree by its directory's name and the revision asked for
@@ -499,6 +506,8 @@ run_qemu()
 			if ! grep -q '^1\.\.' "$ktap.ktap" ||
 			   grep -q '^not ok' "$ktap.ktap"; then
 				grep -v '^# ' "$ktap.ktap" | tail -n 20 >&2
+				echo "bench.sh: the end of its console:" >&2
+				tail -n 30 "$ktap.console" 2>/dev/null | sed 's/^/  /' >&2
 				die "the boot of ${boot_labels[$b]} in round $r failed; see $ktap.console"
 			fi
 			split_results "$ktap.ktap" ||

@@ -330,7 +330,7 @@ check_host()
 	check_guest_config
 	result $? "every arch's rig kernels set what guest.config and the arch's guest fragment ask of any kernel"
 	check_tree_refusals
-	result $? "bench.sh refuses a tree= it cannot build: no such commit, no kernel tree, before 6.1, @REV without git, no variant"
+	result $? "bench.sh refuses a tree= it cannot build: no such commit, no kernel tree, before 6.1, @REV without git, no variant, a patch that does not apply"
 	check_install_update_fails
 	result $? "packages install even when apt-get update fails"
 	check_now_us

@@ -95,7 +95,8 @@ step_tree()
 # check_tree_refusals: bench.sh refuses, before anything is built or
 # booted, a tree= it cannot build: a revision the tree lacks, a path
 # that is no kernel tree, a kernel older than 6.1, @REV in a directory
-# without git; each saying so, with nothing written to --out.
+# without git, a patch that does not apply to it (named); each saying
+# so, with nothing written to --out.
 check_tree_refusals()
 {
 	local d=$TB_OUT/tree-bad bench=$TB_TOP/tools/bench.sh rc=0 out
@@ -109,6 +110,10 @@ check_tree_refusals()
 		git -C "$d/k" "${TB_GIT_ID[@]}" commit -q -m k || return 1
 	printf 'VERSION = 5\nPATCHLEVEL = 15\n' >"$d/old/Makefile"
 	echo 'obj-y = fork.o' >"$d/old/kernel/Makefile"
+	mkdir -p "$d/series" &&
+		printf '%s\n' '--- a/kernel/Makefile' '+++ b/kernel/Makefile' \
+			'@@ -1 +1 @@' '-obj-y = exit.o' '+obj-y = exec.o' \
+			>"$d/series/0001-kernel-a-patch-that-does-not-apply.patch"
 	printf 'VERSION = 6\nPATCHLEVEL = 1\n' >"$d/plain/Makefile"
 	echo 'obj-y = fork.o' >"$d/plain/kernel/Makefile"
 	while IFS='|' read -r args want; do
@@ -124,6 +129,7 @@ trace,tree=$TB_TOP|is no kernel source tree
 trace,tree=$d/plain@base|is no git tree: @base needs one
 trace,tree=$d/none|no such directory
 nosuch,tree=$d/k|is no kernel variant
+trace,tree=$d/k@master,patches=$d/series|0001-kernel-a-patch-that-does-not-apply.patch does not apply to $d/k@
 EOF
 	return $rc
 }

@@ -278,6 +278,41 @@ tb_patch_list()
 		{ echo "tracerbench: $path holds no patch that changes anything" >&2; return 1; }
 }
 
+# tb_series_check PATCHES SRC [PATH COMMIT]: every patch of the series
+# applies, in order, to the files it touches, copied aside from kernel
+# source SRC or, with PATH, from your tree at COMMIT (or as it is); the
+# first that does not is named, with what patch said, before anything
+# is built.
+tb_series_check()
+{
+	local list p f tmp rc=0 where=${3:-linux-source-6.12}
+
+	list=$(tb_patch_list "$1" quiet) || return 1
+	tmp=$(mktemp -d) || return 1
+	for p in $list; do
+		for f in $(sed -n -e 's|^--- a/||p' -e 's|^+++ b/||p' "$p" |
+			   sed 's/\t.*//' | sort -u); do
+			[ -e "$tmp/$f" ] && continue
+			mkdir -p "$tmp/$(dirname "$f")" || { rc=1; break 2; }
+			if [ -n "${3:-}" ]; then
+				tb_tree_file "$3" "${4:-}" "$f" >"$tmp/$f" ||
+					rm -f "$tmp/$f"
+			else
+				cp "$2/$f" "$tmp/$f" 2>/dev/null
+			fi
+		done
+		if ! patch -d "$tmp" -p1 -N -s --batch --no-backup-if-mismatch \
+			-r - <"$p" >"$tmp/.patch.log" 2>&1; then
+			echo "tracerbench: patch $p does not apply to $where${4:+@$4}:" >&2
+			sed 's/^/  /' "$tmp/.patch.log" >&2
+			rc=1
+			break
+		fi
+	done
+	rm -rf "$tmp"
+	return $rc
+}
+
 # tb_patched_dir VARIANT PATCHES FRAGMENTS: where VARIANT with the patch
 # series PATCHES (a path, or empty) and the kconfig fragments FRAGMENTS (a
 # space-separated list) builds; keyed by the variant's tree, the contents,
