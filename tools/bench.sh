@@ -48,6 +48,8 @@ options:
   --do-work        time the simulated critical section inside each pair
   --batch N        pairs per timed window (default 1): figures per pair
                    below a tick of a coarse counter (arm64's 62.5 MHz)
+  --clock CLOCK    the module's clock: $(tb_clocks | tr '\n' ' ')
+                   (default: the module's, cycles)
   --host           measure this machine's running kernel (root)
   --label LABEL    the running kernel's label with --host (default host)
 EOF
@@ -60,14 +62,14 @@ die()
 	exit 1
 }
 
-out='' rounds=12 states='' icount=0 nr_samples=10000 do_work=0 host=0 arch=
+out='' rounds=12 states='' icount=0 nr_samples=10000 do_work=0 host=0 arch='' clock=''
 batch=1
 host_label=host
 specs=()
 cmdline="tools/bench.sh $*"
 while [ $# -gt 0 ]; do
 	case $1 in
-	--arch | --out | --rounds | --states | --nr-samples | --label | --batch)
+	--arch | --out | --rounds | --states | --nr-samples | --label | --batch | --clock)
 		[ $# -ge 2 ] && [[ $2 != -* ]] || die "$1 wants a value"
 		;;
 	esac
@@ -80,6 +82,7 @@ while [ $# -gt 0 ]; do
 	--nr-samples)	nr_samples=${2:-}; shift ;;
 	--do-work)	do_work=1 ;;
 	--batch)	batch=${2:-}; shift ;;
+	--clock)	clock=${2:-}; shift ;;
 	--host)		host=1 ;;
 	--label)	host_label=${2:-}; shift ;;
 	-h | --help)	usage ;;
@@ -94,6 +97,8 @@ for n in "$rounds" "$nr_samples" "$batch"; do
 done
 [[ $states =~ ^((out|off|on)(,(out|off|on))*)?$ ]] ||
 	die "--states wants a list of out, off and on, not '$states'"
+[ -z "$clock" ] || tb_clocks | grep -qx -- "$clock" ||
+	die "--clock wants one of the module's clocks ($(tb_clocks | tr '\n' ' ' | sed 's/ $//')), not '$clock'"
 if [ $host = 1 ]; then
 	[ ${#specs[@]} = 0 ] || die "--host measures the running kernel: no KERNEL"
 	[ $icount = 0 ] || die "--icount applies to QEMU guests only"
@@ -135,6 +140,7 @@ write_env()
 		echo "nr_samples $nr_samples"
 		echo "do_work $do_work"
 		echo "batch $batch"
+		echo "clock ${clock:-default}"
 		echo "states ${states:-all}"
 		if [ $host = 1 ]; then
 			echo "kernels $host_label"
@@ -179,7 +185,7 @@ run_host()
 	sh "$TB_TOP/tools/guest/collect.sh" --rounds "$rounds" \
 		--labels "$host_label" --states "$states" \
 		--nr-samples "$nr_samples" --do-work $do_work --batch "$batch" \
-		"$out"
+		--clock "$clock" "$out"
 	rc=$?
 	[ $loaded = 1 ] && rmmod tracerbench
 	[ $rc = 0 ] || die "measuring failed"
@@ -498,6 +504,7 @@ run_qemu()
 			kargs=("tb.round=$r" "tb.rounds=$per_boot" tb.labels="${boot_labels[$b]}"
 			       "tb.nr_samples=$nr_samples" "tb.do_work=$do_work"
 			       "tb.batch=$batch")
+			[ -n "$clock" ] && kargs+=(tb.clock="$clock")
 			[ -n "$states" ] && kargs+=(tb.states="$states")
 			TB_ICOUNT=$icount TB_TCG_THREAD=${TB_TCG_THREAD-single} \
 				tb_boot "bench-$l" "$(bench_initrd "$l")" \

@@ -21,6 +21,7 @@
 #   --batch N         pairs per timed window (default 1): sub-tick figures
 #                     on a coarse counter, such as arm64's
 #   --cpus LIST       the CPUs to measure (default: all)
+#   --clock CLOCK     the module's clock (default: as it is set)
 #   --emit            also print the run files on stdout, for the guest
 #
 # A run is OUTDIR/runs/LABEL.STATE.rROUND/: summary, P.histogram and
@@ -41,7 +42,7 @@ die()
 
 usage()
 {
-	sed -n 's/^# \{0,1\}//; 4,23p' "$0" >&2
+	sed -n 's/^# \{0,1\}//; 4,24p' "$0" >&2
 	exit 2
 }
 
@@ -54,7 +55,7 @@ is_count()
 }
 
 rounds=12 first=1 labels=host states='' nr_samples=10000 do_work=0 cpus=all
-batch=1
+batch=1 clock=
 emit=0 out=
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -66,6 +67,7 @@ while [ $# -gt 0 ]; do
 	--do-work)	do_work=$2; shift ;;
 	--batch)	batch=$2; shift ;;
 	--cpus)		cpus=$2; shift ;;
+	--clock)	clock=$2; shift ;;
 	--emit)		emit=1 ;;
 	-*)		usage ;;
 	*)		[ -z "$out" ] || usage; out=$1 ;;
@@ -116,6 +118,10 @@ done
 PRIMS=$(sed -n 's/^\([a-z_]*\)\.median .*/\1/p' "$TB/summary")
 [ -n "$PRIMS" ] || die "no primitives in $TB/summary"
 [ -w "$TB/benchmark" ] || die "cannot write $TB/benchmark: run as root"
+# the clock first: a refused one leaves every setting as it was
+if [ -n "$clock" ] && ! echo "$clock" 2>/dev/null >"$TB/clock"; then
+	die "tracerbench refused clock '$clock' (see doc/interface.md)"
+fi
 echo "$nr_samples" >"$TB/nr_samples" &&
 	echo "$do_work" >"$TB/do_work" &&
 	echo "$batch" >"$TB/batch" &&

@@ -14,6 +14,13 @@ result()
 	fi
 }
 
+# tb_clocks: the module's clocks, as its clock file takes them
+tb_clocks()
+{
+	sed -n '/tb_clock_names\[/,/^};/s/^\t\[TB_CLOCK_[A-Z_]*\]\t*= "\([a-z_]*\)",$/\1/p' \
+		"$TB_TOP/tracerbench.c"
+}
+
 # tb_prims: the primitives' names, in the module's order (prims.h)
 tb_prims()
 {

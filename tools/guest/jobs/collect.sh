@@ -12,7 +12,8 @@ test_collect()
 		--states "$(cmdline_param states '')" \
 		--nr-samples "$(cmdline_param nr_samples 10000)" \
 		--do-work "$(cmdline_param do_work 0)" \
-		--batch "$(cmdline_param batch 1)" /tmp/results
+		--batch "$(cmdline_param batch 1)" \
+		--clock "$(cmdline_param clock '')" /tmp/results
 }
 
 group_collect()

@@ -104,8 +104,11 @@ test_collect_alone()
 
 	rm -rf $out
 	echo 1 >$PREEMPTIRQ/enable
-	/tests/collect.sh --rounds 2 --nr-samples 1000 --labels me $out \
-		2>/tmp/collect-alone.log || { cat /tmp/collect-alone.log; return 1; }
+	/tests/collect.sh --rounds 2 --nr-samples 1000 --labels me \
+		--clock ns $out 2>/tmp/collect-alone.log ||
+		{ cat /tmp/collect-alone.log; echo cycles >$TB/clock; return 1; }
+	expect "the clock collect.sh set" "$(cat $TB/clock)" ns || return 1
+	echo cycles >$TB/clock
 	n=$(cat $PREEMPTIRQ/enable)
 	echo 0 >$PREEMPTIRQ/enable
 	expect "events after collect.sh" "$n" 1 || return 1
@@ -124,7 +127,15 @@ test_collect_alone()
 			"$(sed -n 's/^order //p' $out/runs/me.off.r2/meta)" \
 			"me.on me.off" &&
 		expect "kernels/me.env states" \
-			"$(sed -n 's/^states //p' $out/kernels/me.env)" "off on" ||
+			"$(sed -n 's/^states //p' $out/kernels/me.env)" "off on" &&
+		expect "me.off.r1's clock" \
+			"$(sed -n 's/^clock //p' $out/runs/me.off.r1/summary)" ns ||
+		return 1
+	/tests/collect.sh --rounds 1 --clock sundial $out-bad 2>/tmp/collect-bad.log &&
+		{ diag "collect.sh took clock sundial"; return 1; }
+	grep -q "refused clock 'sundial'" /tmp/collect-bad.log ||
+		{ cat /tmp/collect-bad.log; return 1; }
+	expect "the clock after a refused one" "$(cat $TB/clock)" cycles ||
 		return 1
 	n=$(grep -o '"id":"me\.o[nf]*\.r[12]"' $out/results.json | wc -l)
 	expect "runs in results.json" "$n" 4 &&
