@@ -279,7 +279,9 @@ run_part()
 	failed=0
 	echo "# $1 $2"
 	if [ "$1" = host ]; then
+		local s=$SECONDS
 		check_host
+		echo "# host checks took $((SECONDS - s)) s"
 	else
 		tb_arch_load "$1" && check_part "$2"
 	fi
