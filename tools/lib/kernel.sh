@@ -301,16 +301,37 @@ tb_series_check()
 				cp "$2/$f" "$tmp/$f" 2>/dev/null
 			fi
 		done
-		if ! patch -d "$tmp" -p1 -N -s --batch --no-backup-if-mismatch \
-			-r - <"$p" >"$tmp/.patch.log" 2>&1; then
-			echo "tracerbench: patch $p does not apply to $where${4:+@$4}:" >&2
-			sed 's/^/  /' "$tmp/.patch.log" >&2
-			rc=1
-			break
-		fi
+		tb_apply_patch "$tmp" "$p" "$where${4:+@$4}" "$tmp/.patch.log" ||
+			{ rc=1; break; }
 	done
 	rm -rf "$tmp"
 	return $rc
+}
+
+# tb_copy_build SRC DST: DST, new, a copy of the built tree SRC to build
+# again: its sources as hard links (cheap), its build b/ as real copies
+# (objtool rewrites objects in place, and must not write through a link
+# into SRC's build), not marked built. Whatever changes a source in DST
+# must replace the file, not write through the link: GNU patch does, and
+# tb_tree_update removes each file before it writes it.
+tb_copy_build()
+{
+	rm -rf "$2" && mkdir -p "$2" &&
+		(cd "$1" && find . -mindepth 1 -maxdepth 1 ! -name b \
+			-exec cp -al {} "$2/" \;) &&
+		cp -a "$1/b" "$2/b" && rm -f "$2/b/.tb-built"
+}
+
+# tb_apply_patch DIR PATCH WHERE LOG: apply PATCH to the tree DIR as the
+# rig does everywhere (-p1, nothing reversed, no backups); if it does not
+# apply, name it and WHERE, with what patch said (kept in LOG), and fail
+tb_apply_patch()
+{
+	patch -d "$1" -p1 -N -s --batch --no-backup-if-mismatch -r - <"$2" \
+		>"$4" 2>&1 && return 0
+	echo "tracerbench: patch $2 does not apply to $3:" >&2
+	sed 's/^/  /' "$4" >&2
+	return 1
 }
 
 # tb_patched_dir VARIANT PATCHES FRAGMENTS: where VARIANT with the patch
@@ -341,13 +362,11 @@ tb_patched_dir()
 }
 
 # tb_build_patched VARIANT PATCHES FRAGMENTS: build what tb_patched_dir
-# names, unless the cache has it, from a copy of the variant's tree: its
-# sources as hard links, its build outputs as real copies (objtool rewrites
-# objects in place, and must not write through a link into the variant's
-# tree). GNU patch replaces the files it changes, so the links of patched
-# files break and the variant's sources stay as they are; the new
-# modification times make kbuild rebuild what depends on them. Prints the
-# tree's build directory (its kernel build tree).
+# names, unless the cache has it, from a copy of the variant's tree
+# (tb_copy_build). GNU patch replaces the files it changes, so the links
+# of patched files break and the variant's sources stay as they are; the
+# new modification times make kbuild rebuild what depends on them.
+# Prints the tree's build directory (its kernel build tree).
 tb_build_patched()
 {
 	local variant=$1 patches=$2 frags=$3 dir base p list
@@ -363,21 +382,11 @@ tb_build_patched()
 			return 1
 		}
 		base=$(tb_kernel_tree "$variant")
-		rm -rf "$dir" && mkdir "$dir" || return 1
-		# the sources as links, the build as copies
-		(cd "$base" && find . -mindepth 1 -maxdepth 1 ! -name b \
-			-exec cp -al {} "$dir/" \;) &&
-			cp -a "$base/b" "$dir/b" && rm -f "$dir/b/.tb-built" || return 1
+		tb_copy_build "$base" "$dir" || return 1
 		echo "# $variant $patches $frags" >"$dir/b/build.log"
 		for p in $list; do
-			if ! patch -d "$dir" -p1 -N -s --batch \
-				--no-backup-if-mismatch -r - <"$p" \
-				>"$dir/b/patch.log" 2>&1; then
-				echo "tracerbench: patch $p does not apply to linux-source-6.12:" >&2
-				sed 's/^/  /' "$dir/b/patch.log" >&2
-				rm -rf "$dir"
-				return 1
-			fi
+			tb_apply_patch "$dir" "$p" linux-source-6.12 \
+				"$dir/b/patch.log" || { rm -rf "$dir"; return 1; }
 		done
 		echo "tracerbench: building $variant${patches:+ + $patches}${frags:+ + $frags} in $dir" >&2
 		local start=$SECONDS

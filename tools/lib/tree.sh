@@ -68,10 +68,10 @@ tb_tree_state()
 	if [ -n "$2" ]; then
 		echo "git $2"
 	elif tb_tree_is_git "$1"; then
-		head=$(git -C "$1" rev-parse HEAD) || return 1
-		sum=$(git -C "$1" diff HEAD | sha256sum | cut -c 1-16)
-		[ -n "$(git -C "$1" diff HEAD --stat)" ] || sum=-
-		echo "git $head $sum"
+		head=$(git -C "$1" rev-parse HEAD) &&
+			sum=$(git -C "$1" diff HEAD) || return 1
+		[ -z "$sum" ] || sum=$(echo "$sum" | sha256sum | cut -c 1-16)
+		echo "git $head ${sum:--}"
 	else
 		sum=$(cd "$1" && find . -path ./.git -prune -o -type f \
 			-printf '%P %s %T@\n' | LC_ALL=C sort | sha256sum |
@@ -105,25 +105,23 @@ tb_tree_family()
 	} | sha256sum | cut -c 1-16
 }
 
-# tb_tree_dir PATH COMMIT VARIANT PATCHES FRAGMENTS: where that kernel
-# builds: keyed by the tree's state (tb_tree_state), the variant's and
-# the extra fragments' options, the patches' contents, the compiler and
-# the architecture
+# tb_tree_dir PATH VARIANT STATE FAMILY PATCH...: where that kernel
+# builds: keyed by the tree's state (tb_tree_state), its family (the
+# variant's and the extra fragments' options, the compiler and the
+# architecture: tb_tree_family) and the patches' contents
 tb_tree_dir()
 {
-	local key p list=
+	local path=$1 variant=$2 key p
 
-	if [ -n "$4" ]; then
-		list=$(tb_patch_list "$4" quiet) || return 1
-	fi
 	key=$({
-		tb_tree_state "$1" "$2"
-		tb_tree_family "$1" "$3" "$4" "$5"
-		for p in $list; do
+		echo "$3"
+		echo "$4"
+		shift 4
+		for p in "$@"; do
 			sha256sum <"$p"
 		done
 	} | sha256sum | cut -c 1-16)
-	echo "$TB_TREES/tree-$(basename "$(cd "$1" && pwd -P)")-$3-$key"
+	echo "$TB_TREES/tree-$(basename "$(cd "$path" && pwd -P)")-$variant-$key"
 }
 
 # tb_tree_export PATH COMMIT DEST: the tree's files into DEST, new: at
@@ -194,15 +192,15 @@ tb_build_tree()
 	local path=$1 commit=$2 variant=$3 patches=$4 frags=$5
 	local dir family seed='' state p list='' start=$SECONDS
 
-	dir=$(tb_tree_dir "$path" "$commit" "$variant" "$patches" "$frags") ||
-		return 1
+	[ -z "$patches" ] || list=$(tb_patch_list "$patches" quiet) || return 1
+	family=$(tb_tree_family "$path" "$variant" "$patches" "$frags")
+	state=$(tb_tree_state "$path" "$commit") || return 1
+	# shellcheck disable=SC2086 # the list of patches is words
+	dir=$(tb_tree_dir "$path" "$variant" "$state" "$family" $list)
 	if [ -f "$dir/b/.tb-built" ]; then
 		echo "$dir/b"
 		return 0
 	fi
-	[ -z "$patches" ] || list=$(tb_patch_list "$patches" quiet) || return 1
-	family=$(tb_tree_family "$path" "$variant" "$patches" "$frags")
-	state=$(tb_tree_state "$path" "$commit")
 	# the last build of the family, at a commit, to start from
 	if [ -n "$commit" ]; then
 		seed=$(grep -lx "$family" "$TB_TREES"/tree-*/b/.tb-family \
@@ -210,20 +208,16 @@ tb_build_tree()
 		seed=${seed%/b/.tb-family}
 		[ -n "$seed" ] && [ -f "$seed/.tb-commit" ] || seed=
 	fi
-	rm -rf "$dir" && mkdir -p "$dir" || return 1
 	if [ -n "$seed" ]; then
 		echo "tracerbench: building $path@$commit from the build of $(cat "$seed/.tb-commit") in $seed" >&2
-		(cd "$seed" && find . -mindepth 1 -maxdepth 1 ! -name b \
-			-exec cp -al {} "$dir/" \;) &&
-			cp -a "$seed/b" "$dir/b" &&
-			rm -f "$dir/b/.tb-built" "$dir/b/build.log" &&
+		tb_copy_build "$seed" "$dir" && rm -f "$dir/b/build.log" &&
 			tb_tree_update "$dir" "$path" "$(cat "$seed/.tb-commit")" \
 				"$commit" || { rm -rf "$dir"; return 1; }
 		rm -f "$dir/.tb-touched"
 	else
 		echo "tracerbench: exporting $path${commit:+@$commit} to $dir" >&2
-		tb_tree_export "$path" "$commit" "$dir" && mkdir -p "$dir/b" ||
-			{ rm -rf "$dir"; return 1; }
+		rm -rf "$dir" && tb_tree_export "$path" "$commit" "$dir" &&
+			mkdir -p "$dir/b" || { rm -rf "$dir"; return 1; }
 	fi
 	# a seed's files are links: replace them, never write through
 	rm -f "$dir/.tb-commit"
@@ -231,13 +225,8 @@ tb_build_tree()
 	echo "# $path $state $variant $patches $frags" >"$dir/b/build.log"
 	for p in $list; do
 		sed -n 's|^+++ b/||p' "$p" >>"$dir/.tb-touched"
-		if ! patch -d "$dir" -p1 -N -s --batch --no-backup-if-mismatch \
-			-r - <"$p" >"$dir/b/patch.log" 2>&1; then
-			echo "tracerbench: patch $p does not apply to $path${commit:+@$commit}:" >&2
-			sed 's/^/  /' "$dir/b/patch.log" >&2
-			rm -rf "$dir"
-			return 1
-		fi
+		tb_apply_patch "$dir" "$p" "$path${commit:+@$commit}" \
+			"$dir/b/patch.log" || { rm -rf "$dir"; return 1; }
 	done
 	echo "tracerbench: building the $TB_ARCH $variant kernel of $path${commit:+@$commit} in $dir" >&2
 	# shellcheck disable=SC2046 # fragment lists are words
