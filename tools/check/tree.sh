@@ -99,7 +99,7 @@ step_tree()
 # so, with nothing written to --out.
 check_tree_refusals()
 {
-	local d=$TB_OUT/tree-bad bench=$TB_TOP/tools/bench.sh rc=0 out
+	local d=$TB_OUT/tree-bad bench=$TB_TOP/tools/bench.sh rc=0
 	local args want
 
 	rm -rf "$d" && mkdir -p "$d/k" "$d/old/kernel" "$d/plain/kernel" ||
@@ -117,11 +117,8 @@ check_tree_refusals()
 	printf 'VERSION = 6\nPATCHLEVEL = 1\n' >"$d/plain/Makefile"
 	echo 'obj-y = fork.o' >"$d/plain/kernel/Makefile"
 	while IFS='|' read -r args want; do
-		out=$("$bench" --out "$d/o" "$args" 2>&1)
-		if [ $? = 0 ] || ! echo "$out" | grep -q -- "$want" || [ -e "$d/o" ]; then
-			echo "$args: $out"
-			rc=1
-		fi
+		expect_error "$want" "$bench" --out "$d/o" "$args" || rc=1
+		[ ! -e "$d/o" ] || { echo "[bench] $args wrote $d/o"; rc=1; }
 	done <<EOF
 trace,tree=$d/k@nosuch|has no commit nosuch
 trace,tree=$d/old|is 5.15, older than 6.1
