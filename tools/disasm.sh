@@ -1,15 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# disasm.sh MODULE.ko: check, in the built module (x86-64, i386 or arm64,
-# from its ELF header), that every timed window holds the primitive and
-# nothing else. Exit 0 if so, 1 (with one line per offending instruction)
-# if not, 2 on a usage or tool error.
+# disasm.sh [--sizes] MODULE.ko: check, in the built module (x86-64, i386
+# or arm64, from its ELF header), that every timed window holds the
+# primitive and nothing else. Exit 0 if so, 1 (with one line per offending
+# instruction) if not, 2 on a usage or tool error. --sizes also prints,
+# for each window, what lies between its two clock reads, the reads left
+# out: "size WINDOW INSTRUCTIONS BYTES CALLS", CALLS the functions called
+# (comma-separated, "-" for none). Every instruction counts once, taken
+# or not, as the window's code is laid out.
 #
 # Each window is a function of its own, tb_win_PRIM[_ordered|_ns][_work]
-# (tracerbench.c, tb_window()). A clock read (x86: rdtsc, rdtscp; arm64:
-# mrs of cntvct_el0, or of cntvctss_el0; or a call of ktime_get for
-# clock=ns) opens the window, and one closes it. The window is
+# (tracerbench.c, tb_window()). A clock read (x86: rdtsc, rdtscp, rdpmc;
+# arm64: mrs of cntvct_el0, cntvctss_el0, pmccntr_el0 or pmxevcntr_el0;
+# or a call of ktime_get for clock=ns) opens the window, and one closes it. The window is
 # every instruction reachable from the opening read without passing a
 # read, following jumps: the check holds wherever the compiler places a
 # block (the unlikely preempt_schedule() call of preempt_enable() goes after
@@ -25,7 +29,8 @@
 #     the preempt ones loads and stores through the register that mrs of
 #     sp_el0 (current's thread_info, which holds the preempt count) set;
 #     the isb of the ordered read and the load that orders what follows
-#     after it (ldr xzr, arch_counter_enforce_ordering());
+#     after it (ldr xzr, arch_counter_enforce_ordering()); the PMU
+#     counter's selection (msr pmselr_el0) of the closing read;
 #   - arm64 with KASAN (the debug kernel): in the preempt ones, KASAN's
 #     checks of those loads and stores: a byte load from the shadow, at
 #     (address >> 3) plus the shadow offset of a register derived from
@@ -45,7 +50,9 @@
 # return or a jump out of the function.
 set -u
 
-ko=${1:?usage: tools/disasm.sh MODULE.ko}
+sizes=0
+[ "${1:-}" = --sizes ] && { sizes=1; shift; }
+ko=${1:?usage: tools/disasm.sh [--sizes] MODULE.ko}
 [ -r "$ko" ] || { echo "disasm: cannot read $ko" >&2; exit 2; }
 command -v readelf >/dev/null || { echo "disasm: no readelf" >&2; exit 2; }
 
@@ -80,7 +87,7 @@ done
 	{ echo "disasm: cannot read the windows from prims.h and windows.h" >&2; exit 2; }
 
 # Every window must be there, so that the check cannot pass on nothing.
-syms=$($nm "$ko") || exit 2
+syms=$($nm -S "$ko") || exit 2
 missing=0
 for f in $WINDOWS; do
 	echo "$syms" | grep -q " $f\$" && continue
@@ -89,7 +96,16 @@ for f in $WINDOWS; do
 done
 
 $objdump -dr --no-show-raw-insn "$ko" |
-awk -v prims="$PRIMS" -v ko="$ko" -v arch="$arch" '
+awk -v prims="$PRIMS" -v ko="$ko" -v arch="$arch" -v sizes=$sizes \
+    -v fnsizes="$(echo "$syms" | awk '$4 ~ /^tb_win_/ { printf "%s:%s ", $4, $2 }')" '
+BEGIN {
+	# the size of each window function (nm -S): where its last instruction ends
+	n = split(fnsizes, fs, " ")
+	for (k = 1; k <= n; k++) {
+		split(fs[k], kv, ":")
+		fnsize[kv[1]] = kv[2]
+	}
+}
 # mawk has no strtonum()
 function hex(s,    v, k) {
 	v = 0
@@ -148,8 +164,8 @@ function is_read(j) {
 	if (is_call(op[j]) && target[j] == "ktime_get")
 		return 1
 	if (arch == "arm64")
-		return op[j] == "mrs" && args[j] ~ /, (cntvct_el0|cntvctss_el0|s3_3_c14_c0_6)$/
-	return op[j] ~ /^rdtscp?$/
+		return op[j] == "mrs" && args[j] ~ /, (cntvct_el0|cntvctss_el0|s3_3_c14_c0_6|pmccntr_el0|pmxevcntr_el0)$/
+	return op[j] ~ /^(rdtscp?|rdpmc)$/
 }
 function is_return(j) {
 	return op[j] ~ /^ret/ || (is_uncond(op[j]) && target[j] == "__x86_return_thunk")
@@ -169,6 +185,8 @@ function jump_target(j,    t) {
 # 0 if it is not, and said why; -1 if the common rules below decide.
 function allowed_arm64(p,    mem) {
 	if (op[i] ~ /^(nop|hint|paciasp|autiasp|pacibsp|autibsp|bti|isb)$/)
+		return 1
+	if (op[i] == "msr" && args[i] ~ /^pmselr_el0, x[0-9]+$/)
 		return 1
 	if (p ~ /irq/ && (op[i] == "msr" && args[i] ~ /^daif(set|clr)?,/ ||
 			  op[i] == "mrs" && args[i] ~ /, daif$/))
@@ -327,9 +345,12 @@ function allowed(p,    sym, mem, a) {
 	return 0
 }
 # Walk the code reachable from instruction `from` without crossing a clock
-# read; with check, every instruction on the way must be allowed. Returns
-# the number of distinct clock reads that end the walk.
+# read; with check, every instruction on the way must be allowed, and is
+# counted in win_insns, win_bytes and win_calls. Returns the number of
+# distinct clock reads that end the walk.
 function walk(from, check, p,    todo, n, seen, reads, j, t) {
+	win_insns = win_bytes = 0
+	win_calls = ""
 	n = 0
 	todo[++n] = from
 	while (n) {
@@ -352,6 +373,10 @@ function walk(from, check, p,    todo, n, seen, reads, j, t) {
 		if (check) {
 			i = j
 			allowed(p)
+			win_insns++
+			win_bytes += (j < ni ? addr[j + 1] : fn_end) - addr[j]
+			if (is_call(op[j]) && index("," win_calls ",", "," target[j] ",") == 0)
+				win_calls = win_calls (win_calls == "" ? "" : ",") target[j]
 		}
 		if (is_jump(op[j])) {
 			t = jump_target(j)
@@ -385,6 +410,9 @@ function check_window(    j, p, n, pp, start) {
 		i = start
 		fail("no clock read closes the window")
 	}
+	if (sizes)
+		printf "size %s %d %d %s\n", fn, win_insns, win_bytes,
+			win_calls == "" ? "-" : win_calls
 }
 /^[0-9a-f]+ <.*>:$/ {
 	check_window()
@@ -397,6 +425,7 @@ function check_window(    j, p, n, pp, start) {
 	if (name ~ /^tb_win_/) {
 		fn = name
 		base = hex($1)
+		fn_end = base + hex(fnsize[fn])
 	}
 	next
 }
