@@ -72,13 +72,43 @@ static int tb_cpus_print(char *buf, size_t size)
 	return len;
 }
 
-/* One of tb_clock_names, with or without a newline; else -EINVAL. */
+/*
+ * Whether a PMU clock's counter can be had on every online CPU: one is
+ * opened and released on each, so that a clock no run could use is
+ * refused when it is written (pmu.h says with what). A run opens its own.
+ */
+static int tb_clock_probe(enum tb_clock clock)
+{
+	struct perf_event *event;
+	unsigned int cpu;
+	int err;
+
+	if (!tb_clock_pmu(clock))
+		return 0;
+	for_each_online_cpu(cpu) {
+		err = tb_pmc_create(cpu, clock == TB_CLOCK_CORE_CYCLES, &event);
+		if (err)
+			return err;
+		perf_event_release_kernel(event);
+	}
+	return 0;
+}
+
+/*
+ * One of tb_clock_names, with or without a newline, else -EINVAL; a PMU
+ * clock whose counter cannot be had is refused with tb_clock_probe()'s
+ * errno.
+ */
 static int tb_clock_store(const char *str)
 {
 	int clock = sysfs_match_string(tb_clock_names, str);
+	int err;
 
 	if (clock < 0)
 		return -EINVAL;
+	err = tb_clock_probe(clock);
+	if (err)
+		return err;
 	mutex_lock(&tb_params_lock);
 	tb_clock_sel = clock;
 	mutex_unlock(&tb_params_lock);
@@ -243,7 +273,7 @@ static const struct kernel_param_ops tb_clock_param_ops = {
 };
 
 module_param_cb(clock, &tb_clock_param_ops, NULL, 0444);
-MODULE_PARM_DESC(clock, "what windows are timed with: cycles, ordered or ns");
+MODULE_PARM_DESC(clock, "what windows are timed with: cycles, ordered, ns, instructions or core_cycles");
 
 static bool tb_run_at_load;
 module_param_named(run, tb_run_at_load, bool, 0444);
@@ -490,18 +520,18 @@ static int tb_per_cpu_show(struct seq_file *m, void *v)
 	unsigned int i;
 	u64 batch;
 
-	seq_puts(m, "cpu median average max p99 samples\n");
+	seq_puts(m, "cpu median average max p99 samples pmu\n");
 	mutex_lock(&tb_results_lock);
 	batch = tb_report ? tb_report->head.batch : 1;
 	for (i = 0; tb_report && i < tb_report->nr_rows; i++) {
 		const struct tb_row *row = &tb_report->rows[i];
 		const struct tb_cpu_result *r = &row->res[prim];
 
-		seq_printf(m, "%u %s " TB_SFIXED_FMT " %s %s %llu\n", row->cpu,
-			   tb_per_pair(med, r->median, batch),
+		seq_printf(m, "%u %s " TB_SFIXED_FMT " %s %s %llu %s\n",
+			   row->cpu, tb_per_pair(med, r->median, batch),
 			   tb_sign(&r->mean), r->mean.mag.whole, r->mean.mag.milli,
 			   tb_per_pair(max, r->max, batch),
-			   tb_per_pair(p99, r->p99, batch), r->samples);
+			   tb_per_pair(p99, r->p99, batch), r->samples, row->pmu);
 	}
 	mutex_unlock(&tb_results_lock);
 	return 0;

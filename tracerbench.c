@@ -49,6 +49,7 @@
 #include "pace.h"
 #include "stats.c"
 #include "hist.c"
+#include "pmu.h"
 
 /* Kbuild passes the version; a build outside it still gets one. */
 #ifndef TB_VERSION
@@ -140,12 +141,16 @@ static struct tb_param tb_params[TB_NR_PARAMS] = {
 
 /*
  * What a window is timed with: get_cycles(), the architecture's serialising
- * read of the same counter, or ktime_get_ns(). See tb_clock_read().
+ * read of the same counter, ktime_get_ns(), or a PMU counter of the
+ * instructions or the core cycles spent in the kernel (pmu.h). See
+ * tb_clock_read().
  */
 enum tb_clock {
 	TB_CLOCK_CYCLES,
 	TB_CLOCK_ORDERED,
 	TB_CLOCK_NS,
+	TB_CLOCK_INSTRUCTIONS,
+	TB_CLOCK_CORE_CYCLES,
 	TB_NR_CLOCKS,
 };
 
@@ -153,6 +158,8 @@ static const char * const tb_clock_names[TB_NR_CLOCKS] = {
 	[TB_CLOCK_CYCLES]	= "cycles",
 	[TB_CLOCK_ORDERED]	= "ordered",
 	[TB_CLOCK_NS]		= "ns",
+	[TB_CLOCK_INSTRUCTIONS]	= "instructions",
+	[TB_CLOCK_CORE_CYCLES]	= "core_cycles",
 };
 
 /* The summary's unit: both counter reads tick the same counter. */
@@ -160,7 +167,15 @@ static const char * const tb_clock_units[TB_NR_CLOCKS] = {
 	[TB_CLOCK_CYCLES]	= "cycles",
 	[TB_CLOCK_ORDERED]	= "cycles",
 	[TB_CLOCK_NS]		= "ns",
+	[TB_CLOCK_INSTRUCTIONS]	= "instructions",
+	[TB_CLOCK_CORE_CYCLES]	= "core_cycles",
 };
+
+/* Whether @clock reads a counter of the PMU, which a run must open. */
+static __always_inline bool tb_clock_pmu(enum tb_clock clock)
+{
+	return clock == TB_CLOCK_INSTRUCTIONS || clock == TB_CLOCK_CORE_CYCLES;
+}
 
 static enum tb_clock tb_clock_sel = TB_CLOCK_CYCLES;
 
@@ -181,6 +196,9 @@ struct tb_config {
 	bool all_cpus;
 	struct cpumask cpus;
 };
+
+/* Room for a PMU's name in per_cpu: "-" for the other clocks. */
+#define TB_PMU_NAME_LEN		32
 
 /* One CPU's figures for one primitive, from its histogram. */
 struct tb_cpu_result {
@@ -219,6 +237,7 @@ struct tb_report_head {
 
 struct tb_row {
 	unsigned int cpu;
+	char pmu[TB_PMU_NAME_LEN];	/* whose counter it read */
 	struct tb_cpu_result res[TB_NR_PRIMS];
 };
 
@@ -252,6 +271,8 @@ struct tb_cpu_buf {
 struct tb_cpu {
 	atomic_t pending;		/* a run wants this CPU, not yet taken */
 	struct tb_cpu_buf *buf;		/* the run's memory for this CPU */
+	struct perf_event *pmc;		/* the run's counter, PMU clocks only */
+	char pmu[TB_PMU_NAME_LEN];
 	u64 overhead;			/* mean over the rounds */
 	u64 counter_hz;
 	struct tb_cpu_result res[TB_NR_PRIMS];
@@ -372,14 +393,21 @@ static __always_inline u64 tb_clock_ordered(void)
 #endif
 }
 
-/* @clock is a constant in every window, so this folds to one read. */
-static __always_inline u64 tb_clock_read(enum tb_clock clock)
+/*
+ * @clock is a constant in every window, so this folds to one read. @sel:
+ * the PMU counter that perf gave this CPU's event (tb_pmc_sel).
+ */
+static __always_inline u64 tb_clock_read(enum tb_clock clock, u32 sel)
 {
 	switch (clock) {
 	case TB_CLOCK_ORDERED:
 		return tb_clock_ordered();
 	case TB_CLOCK_NS:
 		return ktime_get_ns();
+	case TB_CLOCK_INSTRUCTIONS:
+		return tb_pmc_read(false, sel);
+	case TB_CLOCK_CORE_CYCLES:
+		return tb_pmc_read(true, sel);
 	default:
 		return tb_clock_cycles();
 	}
@@ -460,14 +488,16 @@ static __always_inline void tb_pair(enum tb_prim prim, bool work)
  * keeps in order with other volatile asm, but not with ordinary code or
  * with non-volatile asm such as the preempt-count increment: barrier()
  * after the first read and before the second keeps the primitive inside
- * the window, and everything else out of it.
+ * the window, and everything else out of it. The PMU counter to read is
+ * loaded before the window opens.
  */
 static __always_inline u64 tb_window(enum tb_prim prim, bool work,
 				     enum tb_clock clock, u64 batch)
 {
+	u32 sel = tb_clock_pmu(clock) ? raw_cpu_read(tb_pmc_sel) : 0;
 	u64 t0, t1;
 
-	t0 = tb_clock_read(clock);
+	t0 = tb_clock_read(clock, sel);
 	barrier();
 	tb_selftest_store(t0);
 	/* batch >= 1: no test before the first pair */
@@ -475,8 +505,9 @@ static __always_inline u64 tb_window(enum tb_prim prim, bool work,
 		tb_pair(prim, work);
 	} while (--batch);
 	barrier();
-	t1 = tb_clock_read(clock);
-	return t1 - t0;
+	t1 = tb_clock_read(clock, sel);
+	/* pmu.h: 32 bits of the counter */
+	return tb_clock_pmu(clock) ? (u32)(t1 - t0) : t1 - t0;
 }
 
 /*
@@ -643,6 +674,40 @@ static const tb_sample_fn tb_samplers[TB_NR_CLOCKS][2][TB_NR_PRIMS] = {
 #undef TB_WINDOW
 
 /*
+ * A PMU clock's counter for the windows of a block, and whether it stayed
+ * there: perf may take it away between two blocks (to another counter,
+ * or off when it is in error), and the windows would then read another
+ * counter, or none. Between two blocks this CPU gives way, and its event
+ * may move; it must not, in a block, and a run whose counter moved ends
+ * with -EBUSY.
+ */
+static int tb_pmc_begin(const struct tb_config *cfg, u32 *sel)
+{
+	struct tb_cpu *tc = this_cpu_ptr(&tb_cpu);
+	bool cycles = cfg->clock == TB_CLOCK_CORE_CYCLES;
+
+	if (!tb_clock_pmu(cfg->clock))
+		return 0;
+	if (tb_pmc_select(tc->pmc, cycles, sel))
+		return -EBUSY;
+	raw_cpu_write(tb_pmc_sel, *sel);
+	return 0;
+}
+
+static int tb_pmc_end(const struct tb_config *cfg, u32 sel)
+{
+	struct tb_cpu *tc = this_cpu_ptr(&tb_cpu);
+	bool cycles = cfg->clock == TB_CLOCK_CORE_CYCLES;
+	u32 now;
+
+	if (!tb_clock_pmu(cfg->clock))
+		return 0;
+	if (tb_pmc_select(tc->pmc, cycles, &now) || now != sel)
+		return -EBUSY;
+	return 0;
+}
+
+/*
  * Record @n timings of @prim less @overhead: in the histogram and heap
  * saturating at 0, in @sums exactly, for the mean.
  */
@@ -651,9 +716,15 @@ static int tb_sample(struct tb_pacing *pacing, enum tb_prim prim, u64 overhead,
 		     struct tb_sums *sums)
 {
 	const struct tb_config *cfg = &pacing->run->cfg;
+	u32 sel = 0;
+	int err;
 
-	return tb_samplers[cfg->clock][cfg->do_work][prim](pacing, prim, overhead,
-							   n, hist, heap, sums);
+	err = tb_pmc_begin(cfg, &sel);
+	if (err)
+		return err;
+	err = tb_samplers[cfg->clock][cfg->do_work][prim](pacing, prim, overhead,
+							  n, hist, heap, sums);
+	return err ? err : tb_pmc_end(cfg, sel);
 }
 
 /*
@@ -731,6 +802,23 @@ static u64 tb_counter_hz(u64 cycles, u64 ns)
 	return whole * NSEC_PER_SEC + mul_u64_u64_div_u64(rest, NSEC_PER_SEC, ns);
 }
 
+/*
+ * A reading for counter_hz, at the start and end of a run on a CPU: the
+ * clock itself, but the whole 64-bit count of core cycles, and none of
+ * instructions, whose rate says nothing of a clock.
+ */
+static u64 tb_span_read(const struct tb_config *cfg, struct tb_cpu *tc)
+{
+	switch (cfg->clock) {
+	case TB_CLOCK_INSTRUCTIONS:
+		return 0;
+	case TB_CLOCK_CORE_CYCLES:
+		return tb_pmc_count(tc->pmc);
+	default:
+		return tb_clock_read(cfg->clock, 0);
+	}
+}
+
 /* Hand this CPU's histograms and largest samples on to the run. */
 static void tb_merge_cpu(struct tb_run *run, struct tb_cpu_buf *buf,
 			 const struct tb_heap *heaps)
@@ -770,7 +858,7 @@ static int tb_measure_cpu(struct tb_run *run, struct tb_cpu *tc)
 			     run->percentile ? 0 : cfg->nr_highest);
 	}
 
-	cycles0 = tb_clock_read(cfg->clock);
+	cycles0 = tb_span_read(cfg, tc);
 	/* the same read for clock=ns: its counter_hz is exactly 10^9 */
 	ns0 = cfg->clock == TB_CLOCK_NS ? cycles0 : ktime_get_ns();
 	/* a first, rough calibration: where the rounds' ones record from */
@@ -794,7 +882,7 @@ static int tb_measure_cpu(struct tb_run *run, struct tb_cpu *tc)
 				return err;
 		}
 	}
-	cycles1 = tb_clock_read(cfg->clock);
+	cycles1 = tb_span_read(cfg, tc);
 	ns1 = cfg->clock == TB_CLOCK_NS ? cycles1 : ktime_get_ns();
 	tc->counter_hz = tb_counter_hz(cycles1 - cycles0, ns1 - ns0);
 	/* below U64_MAX: at most 2^30 rounds of a window's cost */
@@ -990,13 +1078,51 @@ static void tb_free_buffers(void)
 }
 
 /*
+ * A PMU clock's counters, one on each CPU of the run, which the run opens
+ * as it starts and releases as it ends, on every path: a counter held
+ * between runs would deny it to other users for nothing.
+ */
+static int tb_open_counters(const struct tb_run *run)
+{
+	bool cycles = run->cfg.clock == TB_CLOCK_CORE_CYCLES;
+	unsigned int cpu;
+	int err;
+
+	for_each_cpu(cpu, &run->cpus) {
+		struct tb_cpu *tc = per_cpu_ptr(&tb_cpu, cpu);
+
+		strscpy(tc->pmu, "-", sizeof(tc->pmu));
+		if (!tb_clock_pmu(run->cfg.clock))
+			continue;
+		err = tb_pmc_create(cpu, cycles, &tc->pmc);
+		if (err)
+			return err;
+		strscpy(tc->pmu, tb_pmc_name(tc->pmc), sizeof(tc->pmu));
+	}
+	return 0;
+}
+
+static void tb_release_counters(void)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct tb_cpu *tc = per_cpu_ptr(&tb_cpu, cpu);
+
+		if (tc->pmc)
+			perf_event_release_kernel(tc->pmc);
+		tc->pmc = NULL;
+	}
+}
+
+/*
  * Wake the thread of each CPU of the run and wait for all of them. No
  * CPU-hotplug lock is held, so a hotplug, and every cpus_read_lock() that
  * queues behind one (static_key_enable(): the event toggle), never waits
  * for a run. A CPU of the run that goes down ends it with -EAGAIN (see
  * tb_cpu_down() and tb_stop_reason()); a CPU that comes up takes no part.
- * The per-CPU buffers live only this long: a thread touches its buffer
- * between taking its part and tb_finish(), and the writer frees them
+ * The per-CPU buffers and counters live only this long: a thread touches
+ * them between taking its part and tb_finish(), and the writer frees them
  * after the last tb_finish().
  */
 static int tb_run_cpus(struct tb_run *run, u64 *duration_ns)
@@ -1012,6 +1138,8 @@ static int tb_run_cpus(struct tb_run *run, u64 *duration_ns)
 		err = tb_check_memory(run);
 	if (!err)
 		err = tb_alloc_buffers(run);
+	if (!err)
+		err = tb_open_counters(run);
 	if (err)
 		goto free;
 
@@ -1056,6 +1184,7 @@ static int tb_run_cpus(struct tb_run *run, u64 *duration_ns)
 	*duration_ns = ktime_get_ns() - start;
 	err = READ_ONCE(run->stop);
 free:
+	tb_release_counters();
 	tb_free_buffers();
 	return err;
 }
@@ -1169,6 +1298,8 @@ static void tb_publish_benchmark(struct tb_run *run, u64 duration_ns)
 		struct tb_row *row = &rep->rows[rep->nr_rows++];
 
 		row->cpu = cpu;
+		strscpy(row->pmu, per_cpu_ptr(&tb_cpu, cpu)->pmu,
+			sizeof(row->pmu));
 		memcpy(row->res, per_cpu_ptr(&tb_cpu, cpu)->res,
 		       sizeof(row->res));
 	}

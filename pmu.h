@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The PMU clocks, clock=instructions and clock=core_cycles: a pinned,
+ * kernel-mode hardware counter on each CPU of a run, which perf creates
+ * and programs, and which the windows read inline with the architecture's
+ * own instruction. The one place that knows each architecture's counters
+ * and each kernel's numbering of them; tracerbench.c includes it.
+ *
+ * A window reads only the low 32 bits and takes their difference modulo
+ * 2^32: right for counters of any width (arm64's are 32 bits without
+ * FEAT_PMUv3p5), and no window comes near 2^32 events.
+ */
+#include <linux/perf_event.h>
+
+/* What a window's read selects: the counter perf gave the event. */
+static DEFINE_PER_CPU(u32, tb_pmc_sel);
+
+#if defined(CONFIG_PERF_EVENTS) && (defined(CONFIG_X86) || defined(CONFIG_ARM64))
+
+#if defined(CONFIG_X86)
+/*
+ * rdpmc takes perf's own selector for the counter, which marks the fixed
+ * counters; at CPL 0 it needs no CR4.PCE. lfence first, as in
+ * rdtsc_ordered(): the read waits for the instructions before it.
+ */
+static __always_inline u32 tb_pmc_read(bool cycles, u32 sel)
+{
+	u32 lo, hi;
+
+	asm volatile("lfence; rdpmc" : "=a" (lo), "=d" (hi) : "c" (sel));
+	return lo;
+}
+
+static int tb_pmc_sel_of(const struct perf_event *event, bool cycles,
+			 u32 *sel)
+{
+	if (READ_ONCE(event->hw.idx) < 0)
+		return -EBUSY;
+	*sel = READ_ONCE(event->hw.event_base_rdpmc);
+	return 0;
+}
+#else
+/*
+ * arm64: core cycles from the cycle counter, PMCCNTR_EL0; instructions
+ * from a general counter, selected in PMSELR_EL0 and read through
+ * PMXEVCNTR_EL0. Each read selects afresh, as an interrupt may have
+ * selected another. The isb makes the read wait for what comes before.
+ * One instruction sequence per clock, with no branch on the counter: a
+ * window runs the same instructions whichever counter it reads.
+ */
+static __always_inline u32 tb_pmc_read(bool cycles, u32 sel)
+{
+	if (cycles) {
+		isb();
+		return read_sysreg(pmccntr_el0);
+	}
+	write_sysreg(sel, pmselr_el0);
+	isb();
+	return read_sysreg(pmxevcntr_el0);
+}
+
+/*
+ * perf's index of the counter. Since 6.12 ("perf: arm_pmu: Remove event
+ * index to counter remapping"; Kbuild tells), the index is the counter's
+ * number, and the cycle counter's is 31, its bit in the PMU's registers;
+ * before, the cycle counter was 0, and index n the counter n - 1.
+ */
+#ifdef TB_PMC_HW_NUMBERING
+#define TB_PMC_CYCLE_IDX	31
+#define TB_PMC_FIRST_IDX	0
+#else
+#define TB_PMC_CYCLE_IDX	0
+#define TB_PMC_FIRST_IDX	1
+#endif
+/* PMSELR_EL0 selects general counters 0 to 30 */
+#define TB_PMC_GENERAL		31
+
+/*
+ * core_cycles needs the cycle counter, and instructions a general one:
+ * an event that perf placed elsewhere (another user holds the cycle
+ * counter, or the CPU counts instructions in a fixed counter of its own,
+ * FEAT_PMUv3_ICNTR) is refused.
+ */
+static int tb_pmc_sel_of(const struct perf_event *event, bool cycles,
+			 u32 *sel)
+{
+	int idx = READ_ONCE(event->hw.idx);
+
+	if (cycles) {
+		*sel = 0;
+		return idx == TB_PMC_CYCLE_IDX ? 0 : -EBUSY;
+	}
+	if (idx == TB_PMC_CYCLE_IDX || idx < TB_PMC_FIRST_IDX ||
+	    idx - TB_PMC_FIRST_IDX >= TB_PMC_GENERAL)
+		return -EBUSY;
+	*sel = idx - TB_PMC_FIRST_IDX;
+	return 0;
+}
+#endif
+
+/*
+ * A counter of @cycles or of instructions on @cpu, counting in the
+ * kernel only, pinned: it is never multiplexed, and is either running
+ * or in error. -ENODEV where no PMU counts the event on @cpu: none at
+ * all, a guest without a virtual PMU, or one that does not count that
+ * event (QEMU's arm64 PMU counts instructions only under -icount).
+ * -EBUSY where it cannot be had: the counters are taken (the NMI
+ * watchdog holds one on x86), or perf placed it where the windows do not
+ * read (above).
+ */
+static int tb_pmc_create(unsigned int cpu, bool cycles,
+			 struct perf_event **out)
+{
+	struct perf_event_attr attr = {
+		.type		= PERF_TYPE_HARDWARE,
+		.size		= sizeof(attr),
+		.config		= cycles ? PERF_COUNT_HW_CPU_CYCLES :
+					   PERF_COUNT_HW_INSTRUCTIONS,
+		.pinned		= 1,
+		.exclude_user	= 1,
+	};
+	struct perf_event *event;
+	u32 sel;
+	int err;
+
+	event = perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
+	if (IS_ERR(event)) {
+		err = PTR_ERR(event);
+		return err == -ENOENT || err == -EOPNOTSUPP ? -ENODEV : err;
+	}
+	/* installed on @cpu by now: scheduled in, or failed to be */
+	err = READ_ONCE(event->state) == PERF_EVENT_STATE_ACTIVE ?
+	      tb_pmc_sel_of(event, cycles, &sel) : -EBUSY;
+	if (err) {
+		perf_event_release_kernel(event);
+		return err;
+	}
+	*out = event;
+	return 0;
+}
+
+/*
+ * On the event's CPU: where its counter is now, into tb_pmc_sel for the
+ * windows. perf moves an event only from an interrupt on its CPU, so with
+ * them off the state and the counter are read as one.
+ */
+static int tb_pmc_select(const struct perf_event *event, bool cycles,
+			 u32 *sel)
+{
+	unsigned long flags;
+	int err = -EBUSY;
+
+	local_irq_save(flags);
+	if (READ_ONCE(event->state) == PERF_EVENT_STATE_ACTIVE)
+		err = tb_pmc_sel_of(event, cycles, sel);
+	local_irq_restore(flags);
+	return err;
+}
+
+/* The whole 64-bit count, for counter_hz; it may sleep. */
+static u64 tb_pmc_count(struct perf_event *event)
+{
+	u64 enabled, running;
+
+	return perf_event_read_value(event, &enabled, &running);
+}
+
+static const char *tb_pmc_name(const struct perf_event *event)
+{
+	return event->pmu->name;
+}
+#else
+/* Nothing to read: tb_pmc_create() refuses every PMU clock. */
+static __always_inline u32 tb_pmc_read(bool cycles, u32 sel)
+{
+	return 0;
+}
+
+static int tb_pmc_create(unsigned int cpu, bool cycles,
+			 struct perf_event **out)
+{
+	return -ENODEV;
+}
+
+static int tb_pmc_select(const struct perf_event *event, bool cycles,
+			 u32 *sel)
+{
+	return -ENODEV;
+}
+
+static u64 tb_pmc_count(struct perf_event *event)
+{
+	return 0;
+}
+
+static const char *tb_pmc_name(const struct perf_event *event)
+{
+	return "-";
+}
+#endif
