@@ -67,6 +67,11 @@ REPORT_SCHEMA = 1
 # different counters; within it ticks are taken as one unit, which may
 # leave an error of that share of a figure (--ns leaves none).
 HZ_TOLERANCE = 0.002
+# The PMU clocks' units: counts of the core's own events, not of time.
+# counter_hz is 0 for instructions; for core cycles it is the core's rate
+# in the kernel over the run, which moves with its frequency, so neither
+# turns into ns, and two runs' rates need not agree.
+COUNT_UNITS = ("instructions", "core_cycles")
 
 
 class ReportError(Exception):
@@ -254,9 +259,19 @@ def hook_rounds(row, prim):
 
 def run_hz(run):
     """A run's counter rate, or None where its unit is not time (0 or
-    absent: an instruction count)."""
+    absent, or a PMU clock's: COUNT_UNITS)."""
     hz = run["summary"].get("counter_hz", 0)
+    if run["summary"].get("unit") in COUNT_UNITS:
+        return None
     return float(hz) if hz > 0 else None
+
+
+def tick_unit(rows, order):
+    """What the rows' figures count when not in ns: a PMU clock's unit
+    where every run has the same one, else ticks of a counter."""
+    units = {r["summary"].get("unit") for n in order for r in rows[n]["runs"]}
+    return units.pop() if len(units) == 1 and units <= set(COUNT_UNITS) \
+        else "ticks"
 
 
 def counter_hz(row):
@@ -646,6 +661,7 @@ def main():
         rows, order = build_rows(args.dirs)
         refs, ref_words = reference_rows(rows, order, args.reference)
         check_units(rows, order, refs, args.ns)
+        args.tick_unit = tick_unit(rows, order)
         tables = analyse(rows, order, refs, prims, args)
         ntests = judge([e for t in tables for e in t["rows"]], args.alpha)
         warnings = warnings_of(tables, args.alpha)
@@ -662,7 +678,7 @@ def main():
         json.dump({"schema": REPORT_SCHEMA,
                    "reference": args.reference or order[0],
                    "alpha": args.alpha, "ci_level": 1 - args.alpha,
-                   "unit": "ns" if args.ns else "ticks",
+                   "unit": "ns" if args.ns else args.tick_unit,
                    "correction": "holm", "tests": ntests,
                    "warnings": warnings,
                    "environment": {d: rows[next(

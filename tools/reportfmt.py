@@ -104,7 +104,8 @@ def print_text(tables, lines, ref_words, args, md, ntests, warnings):
     directories and kernels, the order of the runs)."""
     level = f"{100 * (1 - args.alpha):.10g}%"
     unit = "ns per pair" if args.ns else \
-        "ticks per pair (ns at the runs' counter_hz)"
+        "ticks per pair (ns at the runs' counter_hz)" \
+        if args.tick_unit == "ticks" else f"{args.tick_unit} per pair"
     described, ordered = lines
     print(f"tracerbench: tracepoint cost per primitive, {unit}")
     for line in described:
@@ -250,7 +251,8 @@ def print_lkml(tables, rows, order, ref_words, args):
         name = t["primitive"]
         lines.append("")
         # the difference is in ns already with --ns
-        lines += lkml_block(t, name if ticks_are_ns else name + " (ticks)",
+        lines += lkml_block(t, name if ticks_are_ns
+                            else f"{name} ({args.tick_unit})",
                             lambda e: 1,
                             lambda e: None if args.ns and not ticks_are_ns
                             else 1)

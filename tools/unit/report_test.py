@@ -403,6 +403,35 @@ def t_units(tmp):
     expect("a rate 0.1% off", report(["--reference", "a.off", a, e])[0], 0)
 
 
+def t_pmu_units(tmp):
+    """The PMU clocks' counts: compared as they are, never in ns, core
+    cycles at any rate (it is the core's frequency), and named as their
+    unit in every form; a count is never subtracted from another unit's."""
+    a = results(f"{tmp}/p1", ICOUNT, {"a": [75] * 3}, hz=0,
+                unit="instructions")
+    b = results(f"{tmp}/p2", ICOUNT, {"b": [91] * 3}, hz=0,
+                unit="instructions")
+    doc = report_json([a, b])
+    expect("unit", doc["unit"], "instructions")
+    e = irq_row(doc, "b.off")
+    expect("b against a", (e["diff"], e["counter_hz"]), (16.0, None))
+    rc, out, err = report(["--format", "lkml", a, b])
+    expect("lkml", (rc, err, "irq (instructions)" in out, "(ns)" in out),
+           (0, "", True, False))
+    rc, out, _ = report([a, b])
+    expect("text", (rc, "instructions per pair" in out), (0, True))
+    rc, _, err = report(["--ns", a, b])
+    expect_refusal(rc, err, ["no counter_hz"])
+    c = results(f"{tmp}/p3", ICOUNT, {"c": [75] * 3}, hz=2000000000,
+                unit="core_cycles")
+    d = results(f"{tmp}/p4", ICOUNT, {"d": [80] * 3}, hz=3000000000,
+                unit="core_cycles")
+    e = irq_row(report_json([c, d], ref="c.off"), "d.off")
+    expect("core cycles at two rates", e["diff"], 5.0)
+    rc, _, err = report(["--reference", "a.off", a, c])
+    expect_refusal(rc, err, ["unit core_cycles", "unit instructions"])
+
+
 def t_rates(tmp):
     """Every run's counter rate is checked, not the rows' medians: one
     run of another rate in a row is refused in ticks and compared in ns;
@@ -695,6 +724,7 @@ TESTS = [
     ("the interval at 1 - alpha", t_ci_level),
     ("a row's bootstrap seed is its own", t_seed),
     ("counter rates, arches and units refused; --ns", t_units),
+    ("PMU counts: own units, no ns, core cycles at any rate", t_pmu_units),
     ("every run's counter rate checked and printed", t_rates),
     ("the recorded order shown, a fixed one warned of", t_order),
     ("collect.sh rotates the order and records it", t_rotation),
