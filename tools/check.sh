@@ -433,7 +433,8 @@ check_docs()
 		"$TB_TOP/tools/report.py" --reference trace.off \
 			"$TB_OUT/bench-icount" >"$d/bench-icount.txt"
 		"$TB_TOP/tools/report.py" --format lkml --reference trace \
-			"$TB_OUT/bench-icount" >"$d/bench-lkml.txt"
+			--primitives irq,preempt "$TB_OUT/bench-icount" \
+			>"$d/bench-lkml.txt"
 		"$TB_TOP/tools/report.py" --alpha 0.001 "$TB_OUT/bench-tcg" \
 			>"$d/bench-tcg.txt"
 		"$TB_TOP/tools/report.py" "$TB_OUT/compare" >"$d/compare.txt" ;;

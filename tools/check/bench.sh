@@ -385,6 +385,51 @@ print(round(16e-9 * t["rows"][0]["counter_hz"]))' "$dir/report.json") || return 
 		expect_diff "$dir/report.json" $pad.off raw_irq near 0,0.04
 }
 
+# The same under icount with the PMU's count of instructions, where the
+# arch's PMU serves it there (TB_PMU_CLOCKS_ICOUNT): pad-irqoff adds
+# exactly 16 instructions to irq and irq_save and none to the others, and
+# raw_irq costs exactly the instructions that the disassembly of its
+# window holds beyond those of the empty window.
+check_bench_instructions()
+{
+	local dir=$TB_OUT/bench-$TB_ARCH-instructions pad=trace+pad-irqoff
+	local sizes want got p fail=0
+
+	rm -rf "$dir"
+	"$TB_TOP/tools/bench.sh" --arch "$TB_ARCH" --icount --rounds 1 \
+		--nr-samples 2000 --states off --clock instructions \
+		--out "$dir" trace \
+		trace,patches="$TB_TOP/tools/patches/pad-irqoff" \
+		>"$dir.log" 2>&1
+	result $? "bench.sh --arch $TB_ARCH --icount --clock instructions: trace and pad-irqoff"
+	sed "s/^/[bench $TB_ARCH instructions] /" "$dir.log"
+	# the README's example
+	"$TB_TOP/tools/report.py" --format lkml --primitives irq,preempt \
+		"$dir" >"$TB_OUT/docs-src/bench-instructions.txt"
+	sed "s/^/[report $TB_ARCH instructions] /" \
+		"$TB_OUT/docs-src/bench-instructions.txt"
+	report_json "$dir" trace.off "$dir/report.json" || return 1
+	sizes=$("$TB_TOP/tools/disasm.sh" --sizes "$(tb_module trace)") ||
+		return 1
+	want=$(echo "$sizes" | awk '
+		$2 == "tb_win_raw_irq_instructions" { raw = $3 }
+		$2 == "tb_win_none_instructions" { none = $3 }
+		END { if (raw != "" && none != "") print raw - none }')
+	got=$($PY -c 'import json, sys
+t = json.load(open(sys.argv[1]))["tables"]
+print(*(e["median"] for x in t if x["primitive"] == sys.argv[2]
+        for e in x["rows"] if e["row"] == "trace.off"))' "$dir/report.json" raw_irq)
+	echo "[bench $TB_ARCH instructions] raw_irq: median $got, disassembly $want"
+	[ -n "$want" ] && [ "$got" = "$want.0" ] || fail=1
+	for p in irq irq_save; do
+		expect_diff "$dir/report.json" $pad.off $p eq 16 exact || fail=1
+	done
+	for p in preempt raw_irq raw_irq_save preempt_notrace none; do
+		expect_diff "$dir/report.json" $pad.off $p eq 0 exact || fail=1
+	done
+	return $fail
+}
+
 # The host steps tools/scenarios names on the trace kernel (KERNEL, which
 # the tools build from again, cached): compare.sh; bench.sh and report.py
 # whole (x86-64); the example patch under icount (other architectures).
@@ -407,6 +452,12 @@ step_bench_arch()
 {
 	check_bench_arch
 	result $? "report: on $TB_ARCH pad-irqoff costs irq and irq_save 16 ns in counter ticks (batch 50: within 0.04), preempt nothing"
+	case ",$TB_PMU_CLOCKS_ICOUNT," in
+	*,instructions,*)
+		check_bench_instructions
+		result $? "report: on $TB_ARCH pad-irqoff costs irq and irq_save exactly 16 instructions, the others none; raw_irq as its disassembly"
+		;;
+	esac
 }
 
 # step_speed KERNEL and step_scale KERNEL: the benchmarks of doc/bench.md

@@ -114,6 +114,8 @@ cmdline_param()
 # so two runs' medians differ by one tick now and then. arm64.conf asks
 # for 1.
 TICK_SLACK=$(cmdline_param tick_slack 0)
+# The PMU clocks the guest's PMU serves, comma-separated (tb_boot)
+PMU_CLOCKS=$(cmdline_param pmu none)
 
 # expect_ticks WHAT GOT WANT: the same lists of integer medians, or with
 # each pair within TICK_SLACK ticks

@@ -82,7 +82,12 @@ tb_boot()
 	# run: with a thread each, 300 on/off pairs of the trace kernel's
 	# events beside four busy vCPUs gave "Oops: int3" in trace_preempt_on
 	# within 12 s; with one, all 300 ended clean.
-	[ "${TB_ICOUNT:-0}" = 1 ] && accel+=(-icount shift=0,sleep=off)
+	local pmu=$TB_PMU_CLOCKS_TCG
+	if [ "${TB_ICOUNT:-0}" = 1 ]; then
+		accel+=(-icount shift=0,sleep=off)
+		pmu=$TB_PMU_CLOCKS_ICOUNT
+	fi
+	set -- "$@" tb.pmu="${pmu:-none}"
 	[ "$TB_ONE_CPU" = 1 ] && set -- "$@" maxcpus=1
 	rm -f "$out".console "$out".ktap
 	tb_arch_outputs "$out"

@@ -78,13 +78,15 @@ test_fault_load()
 	return $fail
 }
 
-# test_fault_run FILE VALUE: the same for a benchmark or percentile write.
-# A failed run is -ENOMEM and publishes nothing; the next run succeeds.
+# test_fault_run FILE VALUE [CLOCK]: the same for a benchmark or percentile
+# write, or a clock's, with CLOCK set first if given. A failed write is
+# -ENOMEM and publishes nothing; the next one succeeds.
 test_fault_run()
 {
-	local file=$1 value=$2 fail=0 n=1
+	local file=$1 value=$2 clock=${3:-} fail=0 n=1
 	load || return 1
 	echo 100 >$TB/nr_samples
+	[ -z "$clock" ] || echo "$clock" >$TB/clock || return 1
 	while :; do
 		snap_results
 		results=$SNAPSHOT
@@ -128,6 +130,14 @@ group_faults()
 		test_fault_run benchmark 1
 	run_test "every fault in a percentile run fails it cleanly" \
 		test_fault_run percentile 50
+	# the PMU clocks the guest serves: perf's allocations for the
+	# module's counters fail too, as the module calls them
+	for c in $(echo "$PMU_CLOCKS" | tr , ' ' | sed 's/none//'); do
+		run_test "every fault in a write of clock $c fails it cleanly" \
+			test_fault_run clock $c
+		run_test "every fault in a benchmark run by $c fails it cleanly" \
+			test_fault_run benchmark 1 $c
+	done
 	run_test "unload" unload
 	run_test "no WARNING, BUG, KASAN or lockdep report under injection" \
 		test_dmesg_after_faults

@@ -14,7 +14,7 @@ test_zero_before_run()
 		done
 		expect "$p/histogram" "$(cat $TB/$p/histogram)" "" || fail=1
 		expect "$p/per_cpu" "$(cat $TB/$p/per_cpu)" \
-			"cpu median average max p99 samples" || fail=1
+			"cpu median average max p99 samples pmu" || fail=1
 		expect "summary $p.samples" "$(summary_key $p.samples)" 0 ||
 			fail=1
 	done
@@ -304,7 +304,9 @@ test_compare_host_runs()
 # (insmod run=1) all measure. offline takes CPU 3 down; SIGINT is Ctrl-C
 # (tbio catches it, so the call returns its errno); SIGKILL leaves no
 # errno to read ("-"). Each ends the run at its threads' next checkpoint:
-# nothing is published, and a load fails.
+# nothing is published, and a load fails. |CLOCK: the run's is that PMU
+# clock, where the guest's PMU serves it, and its counters must be free
+# again after.
 RUN_ENDINGS="
 benchmark|offline|EAGAIN
 percentile|offline|EAGAIN
@@ -315,6 +317,8 @@ insmod|SIGINT|EINTR
 benchmark|SIGKILL|-
 percentile|SIGKILL|-
 insmod|SIGKILL|-
+benchmark|SIGKILL|-|core_cycles
+benchmark|SIGINT|EINTR|instructions
 "
 
 CPU3=/sys/devices/system/cpu/cpu3/online
@@ -512,6 +516,46 @@ test_clock_runs()
 	return $fail
 }
 
+# The PMU clocks. Each that this guest's PMU serves (tb.pmu=, from
+# tools/arch/) measures, says its unit, and names the PMU of each CPU in
+# per_cpu; counter_hz is 0 for instructions, and a rate for core cycles.
+# Any other is refused with ENODEV, and every setting and result stays as
+# it was.
+test_pmu_clocks()
+{
+	local fail=0 c
+	echo 1000 >$TB/nr_samples
+	for c in instructions core_cycles; do
+		case ",$PMU_CLOCKS," in
+		*",$c,"*)	;;
+		*)	diag "clock $c: not served here"
+			test_bad_input clock $c ENODEV || fail=1
+			continue ;;
+		esac
+		expect "clock $c" "$(write_errno $TB/clock $c)" OK || fail=1
+		expect "run with clock $c" "$(write_errno $TB/benchmark 1)" OK ||
+			fail=1
+		expect "summary clock" "$(summary_key clock)" $c || fail=1
+		expect "summary unit" "$(summary_key unit)" $c || fail=1
+		check_results_sane || fail=1
+		if [ $c = instructions ]; then
+			expect "counter_hz of instructions" \
+				"$(summary_key counter_hz)" 0 || fail=1
+		else
+			[ "$(summary_key counter_hz)" -gt 0 ] ||
+				{ diag "counter_hz with $c"; fail=1; }
+		fi
+		for p in $PRIMS; do
+			awk 'NR > 1 && (NF != 7 || $7 == "-") { bad = 1 }
+			     END { exit bad || NR < 2 }' $TB/$p/per_cpu ||
+				{ diag "$p/per_cpu names no PMU"; fail=1; }
+		done
+		diag "clock $c: medians $(medians), PMU $(awk 'NR == 2 { print $7 }' $TB/none/per_cpu)"
+	done
+	set_defaults
+	return $fail
+}
+
 # A batch of 7 pairs per window: the legacy files show the summary's
 # figures rounded down, and summary, per_cpu and histogram are numbers with
 # no or three decimals, whose histogram counts add up to the samples.
@@ -611,10 +655,11 @@ test_per_cpu()
 	echo 1 >$TB/benchmark || return 1
 	for p in $PRIMS; do
 		expect "$p/per_cpu header" "$(head -n 1 $TB/$p/per_cpu)" \
-			"cpu median average max p99 samples" || fail=1
+			"cpu median average max p99 samples pmu" || fail=1
 		sed 1d $TB/$p/per_cpu | sort -n -k2 | awk -v n=10000 \
 		    -v med="$(summary_key $p.median)" -v max="$(summary_key $p.max)" '
 			$6 != n { print "# cpu " $1 ": " $6 " samples"; bad = 1 }
+			$7 != "-" { print "# cpu " $1 ": pmu " $7 " with clock=cycles"; bad = 1 }
 			$2 > $4 || $5 > $4 { print "# cpu " $1 ": " $0; bad = 1 }
 			{ m[NR] = $2; if ($4 > top) top = $4 }
 			END {
@@ -749,6 +794,8 @@ group_functional()
 	run_test "summary: every key, consistent with the files" test_summary
 	run_test "summary: run counts benchmarks only" test_run_counter
 	run_test "clock: ordered, ns and cycles each measure" test_clock_runs
+	run_test "clock: instructions and core_cycles where the PMU serves them, else ENODEV" \
+		test_pmu_clocks
 	run_test "batch 7: per-pair figures in every file" test_batch_run
 	run_test "histogram: every sample, levels and mean from it" test_histogram
 	run_test "per_cpu: a row per CPU, medians and maxima agree" test_per_cpu
@@ -757,15 +804,24 @@ group_functional()
 		test_cpus_offline
 	run_test "concurrent writers are serialised" test_concurrent_writers
 	run_test "reads and config writes during a run" test_read_during_run
-	echo "$RUN_ENDINGS" | while IFS='|' read -r trigger event want; do
+	# the endings of a PMU clock's run, where the guest's PMU serves it
+	echo "$RUN_ENDINGS" | while IFS='|' read -r trigger event want clock; do
 		[ -n "$trigger" ] || continue
-		echo "$trigger|$event|$want"
+		case $clock in
+		"")	;;
+		*)	case ",$PMU_CLOCKS," in
+			*",$clock,"*)	;;
+			*)		continue ;;
+			esac ;;
+		esac
+		echo "$trigger|$event|$want|$clock"
 	done >/tmp/endings
-	while IFS='|' read -r trigger event want; do
+	while IFS='|' read -r trigger event want clock; do
 		with=
 		[ "$want" = - ] || with=" with $want"
-		run_test "$event during the run of $trigger ends it$with, nothing changes" \
-			test_run_ended "$trigger" "$event" "$want"
+		[ -z "$clock" ] || with="$with, its counters released"
+		run_test "$event during the run of $trigger${clock:+ by $clock} ends it$with, nothing changes" \
+			test_run_ended "$trigger" "$event" "$want" "$clock"
 	done </tmp/endings
 	run_test "a killed writer ends a run a thread never started" \
 		test_killed_before_barrier
