@@ -189,6 +189,13 @@ run_host()
 	rc=$?
 	[ $loaded = 1 ] && rmmod tracerbench
 	[ $rc = 0 ] || die "measuring failed"
+	# the module's sites; the kernel's text only with its debug vmlinux
+	if [ -f "$TB_TOP/tracerbench.ko" ]; then
+		"$TB_TOP/tools/codesize.sh" "$TB_TOP/tracerbench.ko" \
+			$(ls /usr/lib/debug/boot/vmlinux-"$(uname -r)" 2>/dev/null) \
+			>>"$out/kernels/$host_label.env" ||
+			die "cannot size the code of $TB_TOP/tracerbench.ko"
+	fi
 	echo "host_load_end $(cut -d ' ' -f 1-3 /proc/loadavg)" >>"$out/env"
 	write_json
 	echo "bench.sh: results in $out" >&2
@@ -410,6 +417,18 @@ kernel_env()
 	return 0
 }
 
+# code_env LABEL MODULE: the code sizes of kernel LABEL and of its build
+# of the module (tools/codesize.sh), where its build tree has a vmlinux
+# against the first kernel's, for the functions a patch added
+code_env()
+{
+	local l=$1 vmlinux=${kbuild[$1]}/vmlinux base=${kbuild[${labels[0]}]}/vmlinux
+
+	[ -f "$vmlinux" ] || vmlinux=
+	[ -n "$vmlinux" ] && [ -f "$base" ] && [ "$l" != "${labels[0]}" ] || base=
+	"$TB_TOP/tools/codesize.sh" "$2" $vmlinux $base
+}
+
 # split_results KTAP: the "# @@ PATH" blocks collect.sh emitted, into $out
 split_results()
 {
@@ -476,7 +495,10 @@ run_qemu()
 		tb_make_initramfs "bench-$l" "$(bench_initrd "$l")" ||
 			die "cannot make the initramfs for $l"
 		for k in ${boot_labels[$b]//,/ }; do
-			kernel_env "$k" >"$out/kernels/$k.host.env"
+			{ kernel_env "$k" &&
+				code_env "$k" "$(tb_module "bench-$l")"; } \
+				>"$out/kernels/$k.host.env" ||
+				die "cannot describe kernel $k"
 		done
 	done
 	# With one image there is nothing to alternate boots for: one boot

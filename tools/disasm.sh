@@ -56,23 +56,19 @@ ko=${1:?usage: tools/disasm.sh [--sizes] MODULE.ko}
 [ -r "$ko" ] || { echo "disasm: cannot read $ko" >&2; exit 2; }
 command -v readelf >/dev/null || { echo "disasm: no readelf" >&2; exit 2; }
 
+top=$(cd "$(dirname "$0")/.." && pwd)
+TB_TOP=$top . "$top/tools/lib/harness.sh"
+
 # The module's architecture, and the binutils that read it.
-case $(readelf -h "$ko" | sed -n 's/^ *Machine: *//p') in
-*X86-64*)	arch=x86_64 objdump=objdump nm=nm ;;
-*80386*)	arch=i386 objdump=objdump nm=nm ;;
-AArch64)	arch=arm64 objdump=aarch64-linux-gnu-objdump
-		nm=aarch64-linux-gnu-nm ;;
-*)		echo "disasm: $ko: not an x86-64, i386 or arm64 object" >&2
-		exit 2 ;;
-esac
+tb_elf_tools "$ko" ||
+	{ echo "disasm: $ko: not an x86-64, i386 or arm64 object" >&2; exit 2; }
+arch=$elf_arch
 command -v $objdump >/dev/null || { echo "disasm: no $objdump" >&2; exit 2; }
 
 # The windows the module must have, as prims.h and windows.h define them:
 # every primitive, the empty one ("none") included, for each clock,
 # without and with work. Primitives longest first, so that a name's prefix
 # picks the right one.
-top=$(cd "$(dirname "$0")/.." && pwd)
-TB_TOP=$top . "$top/tools/lib/harness.sh"
 PRIMS=$(TB_TOP=$top tb_prims |
 	awk '{ print length($0), $0 }' | sort -rn | cut -d ' ' -f 2)
 SUFFIXES=$(sed -n 's/^#define TB_PRIM(id, name)\tTB_WINDOW(name\(##\([a-z_]*\)\)\{0,1\},.*/\2/p' \

@@ -34,6 +34,7 @@ from teststats import (EXACT_FLIPS, EXACT_RANKS, bootstrap_ci,  # noqa: E402
                        flip_min_p, holm, mann_whitney, median, sign_flip)
 from plots import plot  # noqa: E402
 from reportfmt import print_lkml, print_text  # noqa: E402
+from reportcode import code_lines, code_table  # noqa: E402
 
 
 def read_prims():
@@ -628,6 +629,9 @@ def main():
                     default="text",
                     help="lkml: the cover letter's table, plain text in 72 "
                          "columns")
+    ap.add_argument("--code", action="store_true",
+                    help="with --format lkml, the code table too (the "
+                         "other forms always have it)")
     ap.add_argument("--reference", metavar="KERNEL[.STATE]",
                     help="the row to compare with (default: the first), or "
                          "a kernel: each row with its row of the same state")
@@ -663,6 +667,8 @@ def main():
         check_units(rows, order, refs, args.ns)
         args.tick_unit = tick_unit(rows, order)
         tables = analyse(rows, order, refs, prims, args)
+        code = code_table(tables, rows, order, refs,
+                          [p for p in prims if p != "none"])
         ntests = judge([e for t in tables for e in t["rows"]], args.alpha)
         warnings = warnings_of(tables, args.alpha)
         if args.plot:
@@ -684,7 +690,7 @@ def main():
                    "environment": {d: rows[next(
                        n for n in order if rows[n]["dir"] == d)]["env"]
                        for d in args.dirs},
-                   "tables": tables, "figures": figures},
+                   "tables": tables, "code": code, "figures": figures},
                   sys.stdout, indent=1)
         print()
     else:
@@ -694,6 +700,10 @@ def main():
         else:
             print_text(tables, lines, ref_words, args,
                        args.format == "markdown", ntests, warnings)
+        if args.format != "lkml" or args.code:
+            for line in code_lines(code, "ns" if args.ns else
+                                   args.tick_unit, args.format == "markdown"):
+                print(line)
         for f in figures:
             print(f"figure: {f}", file=sys.stderr)
     return 0

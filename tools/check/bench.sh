@@ -95,6 +95,43 @@ sys.exit(0 if ok else 1)
 PYEOF
 }
 
+# expect_code JSON KERNEL SITES TEXT HOOKS: the report's code table says
+# of KERNEL, against its reference kernel: every site's instructions and
+# bytes differ by SITES ("0,0"), vmlinux's text by TEXT (- for any), and
+# the hooks' call sites as HOOKS: "same" (no count changes), or "added F,G" (F and G
+# are functions the patch added, with call sites; the others' counts stay)
+expect_code()
+{
+	$PY - "$@" <<'PYEOF'
+import json, sys
+path, kernel, sites, text, hooks = sys.argv[1:6]
+code = json.load(open(path))["code"]
+e = next(e for e in code["kernels"] if e["kernel"] == kernel)
+d = e["diff"]
+ok = True
+want = list(map(int, sites.split(",")))
+for p, s in d["sites"].items():
+    if [s["insns"], s["bytes"]] != want:
+        print(f"[code] {kernel} {p}: site {s}, want {want}")
+        ok = False
+if d["vmlinux"] is None or text != "-" and d["vmlinux"]["text"] != int(text):
+    print(f"[code] {kernel}: vmlinux {d['vmlinux']}, want text {text}")
+    ok = False
+added = set(hooks.split()[1].split(",")) if hooks != "same" else set()
+for h, n in d["hooks"].items():
+    if (n > 0 and e["hooks"][h] == n) if h in added else n != 0:
+        continue
+    print(f"[code] {kernel}: {h} {n:+d} call sites")
+    ok = False
+if not added <= set(d["hooks"]):
+    print(f"[code] {kernel}: no call sites of {added - set(d['hooks'])}")
+    ok = False
+print(f"[code] {kernel}: sites {d['sites']}, text {d['vmlinux']}, "
+      f"hooks {d['hooks']}")
+sys.exit(0 if ok else 1)
+PYEOF
+}
+
 # expect_significant JSON ROW yes|no: for irq, preempt and irq_save
 expect_significant()
 {
@@ -219,6 +256,11 @@ check_bench()
 		expect_diff "$icount/report.json" $key.off irq lt 0 exact &&
 			expect_diff "$icount/report.json" $key.off irq_save lt 0 exact
 		result $? "report: irqsoff-key saves on irq and irq_save, events off"
+		expect_code "$icount/report.json" $pad 0,0 16 same
+		result $? "code: pad-irqoff leaves every call site as it was, adds its 16 nops' bytes to the text, and no call site"
+		expect_code "$icount/report.json" $key 0,0 - \
+			"added __tracer_hardirqs_on,__tracer_hardirqs_off"
+		result $? "code: irqsoff-key guards in the hooks, not at the sites: every site as it was, and its two new functions called"
 	else
 		result 1 "report.py reads the icount results"
 	fi
@@ -404,7 +446,7 @@ check_bench_instructions()
 	result $? "bench.sh --arch $TB_ARCH --icount --clock instructions: trace and pad-irqoff"
 	sed "s/^/[bench $TB_ARCH instructions] /" "$dir.log"
 	# the README's example
-	"$TB_TOP/tools/report.py" --format lkml --primitives irq,preempt \
+	"$TB_TOP/tools/report.py" --format lkml --primitives irq \
 		"$dir" >"$TB_OUT/docs-src/bench-instructions.txt"
 	sed "s/^/[report $TB_ARCH instructions] /" \
 		"$TB_OUT/docs-src/bench-instructions.txt"
@@ -430,6 +472,24 @@ print(*(e["median"] for x in t if x["primitive"] == sys.argv[2]
 	return $fail
 }
 
+# The raw_irq site on notrace, from compare.sh's results: on x86-64 two
+# paravirt sites (the kernels here have PARAVIRT_XXL, as Debian's), each a
+# 6-byte call through pv_ops as built, which the kernel patches at boot
+# into cli or sti and one 5-byte nop: 2 instructions and 12 bytes as
+# built, and 4 instructions run, which icount's median counts.
+check_site_raw_irq()
+{
+	$PY - "$1" <<'PYEOF'
+import json, sys
+code = json.load(open(sys.argv[1]))["code"]
+e = next(e for e in code["kernels"] if e["kernel"] == "notrace")
+s, x = e["sites"]["raw_irq"], e["executed"]["raw_irq"]
+print(f"[code] notrace raw_irq: site {s}, executed {x}")
+sys.exit(0 if (s["insns"], s["bytes"], s["calls"], x["median"]) ==
+         (2, 12, ["pv_ops"], 4.0) else 1)
+PYEOF
+}
+
 # The host steps tools/scenarios names on the trace kernel (KERNEL, which
 # the tools build from again, cached): compare.sh; bench.sh and report.py
 # whole (x86-64); the example patch under icount (other architectures).
@@ -437,6 +497,12 @@ step_compare()
 {
 	check_compare
 	result $? "$(tb_name compare.sh) --icount: all three states, events raise the medians, hook costs"
+	if [ "$TB_ARCH" = x86_64 ]; then
+		report_json "$TB_OUT/compare" notrace.out \
+			"$TB_OUT/compare/code.json" raw_irq &&
+			check_site_raw_irq "$TB_OUT/compare/code.json"
+		result $? "code: notrace's raw_irq site is cli and sti with their paravirt padding, 12 bytes, and runs the 4 instructions icount counts"
+	fi
 }
 
 step_bench()

@@ -26,3 +26,17 @@ tb_prims()
 {
 	sed -n 's/^TB_PRIM([A-Z_]*, \([a-z_]*\))$/\1/p' "$TB_TOP/prims.h"
 }
+
+# tb_elf_tools FILE: the architecture of an ELF object (x86_64, i386 or
+# arm64, from its header) in elf_arch, and the binutils that read it in
+# objdump, nm and elf_size; 1 for another machine.
+tb_elf_tools()
+{
+	case $(readelf -h "$1" 2>/dev/null | sed -n 's/^ *Machine: *//p') in
+	*X86-64*)	elf_arch=x86_64 objdump=objdump nm=nm elf_size=size ;;
+	*80386*)	elf_arch=i386 objdump=objdump nm=nm elf_size=size ;;
+	AArch64)	elf_arch=arm64 objdump=aarch64-linux-gnu-objdump
+			nm=aarch64-linux-gnu-nm elf_size=aarch64-linux-gnu-size ;;
+	*)		return 1 ;;
+	esac
+}

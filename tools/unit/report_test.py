@@ -691,6 +691,72 @@ GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "golden",
                       "lkml.txt")
 
 
+CODE_GOLDEN = os.path.join(os.path.dirname(GOLDEN), "code.txt")
+
+
+def code_env(insns, nbytes, calls, text=None, hooks=None):
+    """A kernel's code figures as tools/codesize.sh gives them: each
+    primitive's site the same, and vmlinux where text is given."""
+    env = {"release": "test"}
+    for p in PRIMS[:-1]:
+        env.update({f"site.{p}.insns": str(insns),
+                    f"site.{p}.bytes": str(nbytes),
+                    f"site.{p}.calls": calls})
+    if text is not None:
+        env.update({"vmlinux.text": str(text), "vmlinux.data": "500",
+                    "vmlinux.bss": "300"})
+        env.update({f"hook.{h}": str(n) for h, n in hooks.items()})
+    return env
+
+
+def t_code(tmp):
+    """The code table: per site and kernel-wide, against the reference
+    kernel, beside the executed median, in JSON and as
+    tools/unit/golden/code.txt has it (TB_UPDATE_GOLDEN=1 rewrites it); a
+    kernel without its vmlinux gets the site figures, and the note."""
+    hooks = {"trace_hardirqs_off": 40, "trace_hardirqs_on": 38}
+    d = results(f"{tmp}/code", ICOUNT, {"base.off": [75] * 3,
+                                        "guard.off": [34] * 3,
+                                        "host.out": [70] * 3}, hz=0,
+                unit="instructions")
+
+    def kernels(doc):
+        doc["kernels"]["base"] = code_env(4, 10, "trace_hardirqs_off,"
+                                          "trace_hardirqs_on", 1000, hooks)
+        doc["kernels"]["guard"] = code_env(
+            6, 18, "trace_hardirqs_off,trace_hardirqs_on", 1024,
+            dict(hooks, guard_fn=78))
+        doc["kernels"]["host"] = code_env(2, 2, "-")
+    edit(d, kernels)
+    doc = report_json([d], ref="base.off")
+    g = next(e for e in doc["code"]["kernels"] if e["kernel"] == "guard")
+    expect("guard against base",
+           (g["diff"]["sites"]["irq"], g["diff"]["executed"]["irq"],
+            g["diff"]["vmlinux"]["text"], g["diff"]["hooks"]),
+           ({"insns": 2, "bytes": 8}, -41.0, 24,
+            {"guard_fn": 78, "trace_hardirqs_off": 0,
+             "trace_hardirqs_on": 0}))
+    h = next(e for e in doc["code"]["kernels"] if e["kernel"] == "host")
+    expect("host: sites, no vmlinux",
+           (h["sites"]["irq"]["insns"], h["sites"]["irq"]["calls"],
+            h["vmlinux"], h["diff"]["vmlinux"], h["executed"]["irq"]),
+           (2, [], None, None, {"median": 70.0, "state": "out"}))
+    rc, out, err = report(["--format", "lkml", "--reference", "base.off",
+                           "--primitives", "irq,preempt", d])
+    expect("lkml without --code", "code:" in out, False)
+    rc, out, err = report(["--format", "lkml", "--code", "--reference",
+                           "base.off", "--primitives", "irq,preempt", d])
+    expect("exit", (rc, err), (0, ""))
+    out = out[out.index("code:"):]
+    if os.environ.get("TB_UPDATE_GOLDEN"):
+        with open(CODE_GOLDEN, "w") as f:
+            f.write(out)
+    with open(CODE_GOLDEN) as f:
+        expect("the code table", out, f.read())
+    expect("lines over 72 columns",
+           [x for x in out.splitlines() if len(x) > 72], [])
+
+
 def t_lkml(tmp):
     """--format lkml: the cover letter's table, as tools/unit/golden/
     lkml.txt has it (TB_UPDATE_GOLDEN=1 rewrites it), within 72 columns:
@@ -736,6 +802,8 @@ TESTS = [
     ("no numpy or scipy: the packages named", t_no_numpy),
     ("--reference KERNEL: each row against the same state", t_reference_kernel),
     ("--format lkml: the cover letter's table, golden", t_lkml),
+    ("code: per site and kernel-wide against the reference, golden",
+     t_code),
 ]
 
 

@@ -1,0 +1,124 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# codesize.sh MODULE.ko [VMLINUX [BASE_VMLINUX]]: what a call site of each
+# primitive costs in code, and what the kernel's text is, as "key value"
+# lines (bench.sh puts them in kernels/LABEL.env, report.py's code table
+# reads them):
+#
+#   site.P.insns, site.P.bytes   one site of primitive P, from the built
+#                                module: its window of batch 1 (clock
+#                                cycles, no work) between the two clock
+#                                reads, less the empty window's (the clock
+#                                reads' glue and the loop), as
+#                                tools/disasm.sh --sizes measures them:
+#                                every instruction once, taken or not
+#   site.P.calls                 the functions that site calls, or "-"
+#   vmlinux.text, .data, .bss    the kernel's sizes (size -B), in bytes
+#   hook.F                       call sites of F in the kernel: calls and
+#                                tail jumps to it, for the preemptirq hooks
+#                                trace_hardirqs_on/off, trace_preempt_on/off
+#                                and every function of VMLINUX that
+#                                BASE_VMLINUX has not (what a patch added)
+#
+# Without VMLINUX (a kernel whose build tree is not at hand), the site
+# lines only. The kernel's lines, which take a disassembly of the whole
+# kernel, are kept beside VMLINUX (VMLINUX.codesize-*) while it and
+# BASE_VMLINUX stay older. Exit 1 if a file cannot be read or its windows
+# not checked.
+set -u
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+TB_TOP=$top
+. "$top/tools/lib/harness.sh"
+
+die()
+{
+	echo "codesize: $*" >&2
+	exit 1
+}
+
+ko=${1:?usage: tools/codesize.sh MODULE.ko [VMLINUX [BASE_VMLINUX]]}
+vmlinux=${2:-}
+base=${3:-}
+
+sizes=$("$top/tools/disasm.sh" --sizes "$ko") ||
+	die "$ko: its windows do not check (tools/disasm.sh $ko)"
+echo "$sizes" | awk -v prims="$(tb_prims | tr '\n' ' ')" '
+	$1 == "size" { insns[$2] = $3; bytes[$2] = $4; calls[$2] = $5 }
+	END {
+		n = split(prims, p, " ")
+		if (!("tb_win_none" in insns))
+			exit 1
+		for (k = 1; k <= n; k++) {
+			if (p[k] == "none")
+				continue
+			w = "tb_win_" p[k]
+			if (!(w in insns))
+				exit 1
+			print "site." p[k] ".insns " insns[w] - insns["tb_win_none"]
+			print "site." p[k] ".bytes " bytes[w] - bytes["tb_win_none"]
+			print "site." p[k] ".calls " calls[w]
+		}
+	}' || die "$ko: a window's size is missing"
+
+# text symbols, for what the base has not
+text_symbols()
+{
+	$nm "$1" | awk '$2 ~ /^[Tt]$/ { print $3 }' | sort -u
+}
+
+# "hook.F N" for each hook, and each function that the base has not
+hook_sites()
+{
+	local hooks="trace_hardirqs_on trace_hardirqs_off trace_preempt_on trace_preempt_off" added
+
+	if [ -n "$base" ]; then
+		added=$(comm -23 <(text_symbols "$vmlinux") <(text_symbols "$base")) ||
+			die "$base: no symbols"
+		hooks="$hooks $added"
+	fi
+	$objdump -d --no-show-raw-insn "$vmlinux" | awk -v hooks="$hooks" -v arch="$elf_arch" '
+		BEGIN {
+			n = split(hooks, h, " ")
+			for (k = 1; k <= n; k++)
+				sites[h[k]] = 0
+			branch = arch == "arm64" ? "^(bl|b)$" : "^(call|jmp)[lq]?$"
+		}
+		# "ADDR:<tab>MNEMONIC ARGS <TARGET>"
+		/^ *[0-9a-f]+:\t/ {
+			split($0, f, "\t")
+			op = f[2]
+			sub(/ .*/, "", op)
+			if (op !~ branch || !match($0, /<[^>+]+>$/))
+				next
+			t = substr($0, RSTART + 1, RLENGTH - 2)
+			if (t in sites)
+				sites[t]++
+		}
+		END {
+			for (k = 1; k <= n; k++)
+				print "hook." h[k] " " sites[h[k]]
+		}'
+}
+
+# the kernel's lines
+kernel_code()
+{
+	$elf_size -B "$vmlinux" | awk 'NR == 2 {
+		print "vmlinux.text " $1; print "vmlinux.data " $2; print "vmlinux.bss " $3 }' |
+		grep . || die "$vmlinux: no sizes"
+	hook_sites
+}
+
+[ -n "$vmlinux" ] || exit 0
+tb_elf_tools "$vmlinux" || die "$vmlinux: not an x86-64, i386 or arm64 kernel"
+cache=$vmlinux.codesize-$(echo "$base" | sha256sum | cut -c 1-16)
+if [ -s "$cache" ] && [ "$cache" -nt "$vmlinux" ] &&
+   { [ -z "$base" ] || [ "$cache" -nt "$base" ]; }; then
+	cat "$cache"
+	exit
+fi
+
+kernel_code >"$cache.tmp" && mv "$cache.tmp" "$cache" && cat "$cache" ||
+	{ rm -f "$cache.tmp"; die "$vmlinux: cannot size it"; }
