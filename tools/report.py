@@ -367,10 +367,13 @@ def repeats_exactly(row, vals):
     them did. Equal rounds on a timed clock prove nothing: TCG's counter
     moves in steps of 10 to 20 ticks, so medians often coincide. Nor are
     icount figures exact where a tick spans several instructions and a
-    median may sit on its edge (tick_slack, arm64's 16 instructions)."""
+    median may sit on its edge (tick_slack, arm64's 16 instructions),
+    unless the row counts with the PMU, which has no ticks to straddle."""
     slack = row["env"].get("tick_slack", 0)
+    counts = row["runs"][0]["summary"].get("unit") in COUNT_UNITS
     return (len(set(vals)) == 1 and row["env"].get("mode") == "tcg-icount"
-            and (slack == 0 or slack == "0") and slack is not False)
+            and (counts or (slack == 0 or slack == "0") and
+                 slack is not False))
 
 
 def common_rounds(a, b):

@@ -430,6 +430,11 @@ def t_pmu_units(tmp):
     expect("core cycles at two rates", e["diff"], 5.0)
     rc, _, err = report(["--reference", "a.off", a, c])
     expect_refusal(rc, err, ["unit core_cycles", "unit instructions"])
+    # arm64's tick_slack is the timer's: a PMU count under icount is exact
+    s = results(f"{tmp}/p5", dict(ICOUNT, tick_slack=1),
+                {"s": [75] * 3, "t": [91] * 3}, hz=0, unit="instructions")
+    e = irq_row(report_json([s], ref="s.off"), "t.off")
+    expect("exact with tick_slack", (e["diff"], e["exact"]), (16.0, True))
 
 
 def t_rates(tmp):
@@ -704,7 +709,7 @@ def code_env(insns, nbytes, calls, text=None, hooks=None):
                     f"site.{p}.calls": calls})
     if text is not None:
         env.update({"vmlinux.text": str(text), "vmlinux.data": "500",
-                    "vmlinux.bss": "300"})
+                    "vmlinux.bss": "300", "vmlinux.functions": str(text - 100)})
         env.update({f"hook.{h}": str(n) for h, n in hooks.items()})
     return env
 
