@@ -14,7 +14,12 @@
 #                                tools/disasm.sh --sizes measures them:
 #                                every instruction once, taken or not
 #   site.P.calls                 the functions that site calls, or "-"
-#   vmlinux.text, .data, .bss    the kernel's sizes (size -B), in bytes
+#   vmlinux.text, .data, .bss    the kernel's sizes (size -B), in bytes;
+#                                its sections end aligned (to 64 KiB on
+#                                arm64), so a change of a few bytes may
+#                                not show in them
+#   vmlinux.functions            the bytes of all its functions (nm -S),
+#                                where every byte a patch adds to one shows
 #   hook.F                       call sites of F in the kernel: calls and
 #                                tail jumps to it, for the preemptirq hooks
 #                                trace_hardirqs_on/off, trace_preempt_on/off
@@ -108,6 +113,16 @@ kernel_code()
 	$elf_size -B "$vmlinux" | awk 'NR == 2 {
 		print "vmlinux.text " $1; print "vmlinux.data " $2; print "vmlinux.bss " $3 }' |
 		grep . || die "$vmlinux: no sizes"
+	$nm -S "$vmlinux" | awk '
+		# mawk has no strtonum()
+		function hex(s,    v, k) {
+			v = 0
+			for (k = 1; k <= length(s); k++)
+				v = v * 16 + index("0123456789abcdef", substr(s, k, 1)) - 1
+			return v
+		}
+		NF == 4 && $3 ~ /^[Tt]$/ { n += hex($2) }
+		END { print "vmlinux.functions " n + 0 }'
 	hook_sites
 }
 

@@ -6,7 +6,8 @@ kernel's text and the hooks' call sites come to, per kernel against the
 reference kernel. The figures are those bench.sh took of each kernel
 with tools/codesize.sh (kernels/LABEL.env: site.P.*, vmlinux.*, hook.*)."""
 
-VMLINUX = ("text", "data", "bss")
+# size -B's, and the bytes of all functions (nm -S), where a few bytes show
+VMLINUX = ("text", "data", "bss", "functions")
 # the state whose median is "executed": the hooks built in, events off
 EXECUTED_STATES = ("off", "out", "on")
 
@@ -148,14 +149,16 @@ def code_lines(code, unit, md=False):
                           "-" if m is None else f"{m:g}", dx])
         lines += [""] + [pre + x for x in columns(cells)]
     if any(e["vmlinux"] for e in ks):
-        cells = [["vmlinux (bytes)", *VMLINUX, "text diff"]]
+        cells = [["vmlinux (bytes)", *VMLINUX, "diff text/fn"]]
         for e in ks:
             v, d = e["vmlinux"], e["diff"]
             if v is None:
-                cells.append([e["kernel"], "-", "-", "-", "-"])
+                cells.append([e["kernel"]] + ["-"] * (len(VMLINUX) + 1))
                 continue
             dt = "ref" if d is None and e["reference"] == e["kernel"] else \
-                signed(d["vmlinux"]["text"]) if d and d["vmlinux"] else "-"
+                f"{signed(d['vmlinux']['text'])}/" \
+                f"{signed(d['vmlinux']['functions'])}" \
+                if d and d["vmlinux"] else "-"
             cells.append([e["kernel"], *(str(v[f]) for f in VMLINUX), dt])
         lines += [""] + [pre + x for x in columns(cells)]
         hooks = sorted({h for e in ks for h in e["hooks"]})

@@ -95,16 +95,16 @@ sys.exit(0 if ok else 1)
 PYEOF
 }
 
-# expect_code JSON KERNEL SITES TEXT HOOKS: the report's code table says
+# expect_code JSON KERNEL SITES FUNCS HOOKS: the report's code table says
 # of KERNEL, against its reference kernel: every site's instructions and
-# bytes differ by SITES ("0,0"), vmlinux's text by TEXT (- for any), and
-# the hooks' call sites as HOOKS: "same" (no count changes), or "added F,G" (F and G
+# bytes differ by SITES ("0,0"), the bytes of vmlinux's functions by FUNCS
+# (- for any), and the hooks' call sites as HOOKS: "same" (no count changes), or "added F,G" (F and G
 # are functions the patch added, with call sites; the others' counts stay)
 expect_code()
 {
 	$PY - "$@" <<'PYEOF'
 import json, sys
-path, kernel, sites, text, hooks = sys.argv[1:6]
+path, kernel, sites, funcs, hooks = sys.argv[1:6]
 code = json.load(open(path))["code"]
 e = next(e for e in code["kernels"] if e["kernel"] == kernel)
 d = e["diff"]
@@ -114,8 +114,8 @@ for p, s in d["sites"].items():
     if [s["insns"], s["bytes"]] != want:
         print(f"[code] {kernel} {p}: site {s}, want {want}")
         ok = False
-if d["vmlinux"] is None or text != "-" and d["vmlinux"]["text"] != int(text):
-    print(f"[code] {kernel}: vmlinux {d['vmlinux']}, want text {text}")
+if d["vmlinux"] is None or funcs != "-" and d["vmlinux"]["functions"] != int(funcs):
+    print(f"[code] {kernel}: vmlinux {d['vmlinux']}, want functions {funcs}")
     ok = False
 added = set(hooks.split()[1].split(",")) if hooks != "same" else set()
 for h, n in d["hooks"].items():
@@ -257,7 +257,7 @@ check_bench()
 			expect_diff "$icount/report.json" $key.off irq_save lt 0 exact
 		result $? "report: irqsoff-key saves on irq and irq_save, events off"
 		expect_code "$icount/report.json" $pad 0,0 16 same
-		result $? "code: pad-irqoff leaves every call site as it was, adds its 16 nops' bytes to the text, and no call site"
+		result $? "code: pad-irqoff leaves every call site as it was, adds its 16 nops' bytes to the functions, and no call site"
 		expect_code "$icount/report.json" $key 0,0 - \
 			"added __tracer_hardirqs_on,__tracer_hardirqs_off"
 		result $? "code: irqsoff-key guards in the hooks, not at the sites: every site as it was, and its two new functions called"

@@ -78,7 +78,7 @@ step_tree()
 			expect_diff "$out/report.json" patched-trace.off raw_irq eq 0 exact
 		result $? "tree: tip against base, events off: irq and irq_save exactly +16, preempt and raw_irq 0"
 		expect_code "$out/report.json" patched-trace 0,0 16 same
-		result $? "code: on 6.1 too, pad-irqoff leaves every call site as it was, adds 16 bytes of text and no call site"
+		result $? "code: on 6.1 too, pad-irqoff leaves every call site as it was, adds 16 bytes of functions and no call site"
 	else
 		result 1 "report.py reads the tree's results"
 	fi
