@@ -675,11 +675,11 @@ static const tb_sample_fn tb_samplers[TB_NR_CLOCKS][2][TB_NR_PRIMS] = {
 
 /*
  * A PMU clock's counter for the windows of a block, and whether it stayed
- * there: perf may take it away between two blocks (to another counter,
- * or off when it is in error), and the windows would then read another
- * counter, or none. Between two blocks this CPU gives way, and its event
- * may move; it must not, in a block, and a run whose counter moved ends
- * with -EBUSY.
+ * there. perf may move the event whenever it reschedules this CPU's
+ * counters (another user's event coming or going): to another counter,
+ * or off, in error. The windows would then read another counter, or none,
+ * so a block whose event moved, as its end finds, ends the run with
+ * -EBUSY, and nothing of it is published.
  */
 static int tb_pmc_begin(const struct tb_config *cfg, u32 *sel)
 {
