@@ -430,7 +430,7 @@ check_docs()
 	cp "$TB_OUT"/docs-src/*.txt "$d/" 2>/dev/null
 	case " $parts " in
 	*" x86_64:built "*)
-		"$TB_TOP/tools/report.py" --reference trace.off \
+		"$TB_TOP/tools/report.py" --code --reference trace.off \
 			"$TB_OUT/bench-icount" >"$d/bench-icount.txt"
 		"$TB_TOP/tools/report.py" --format lkml --reference trace \
 			--primitives irq,preempt "$TB_OUT/bench-icount" \

@@ -633,8 +633,8 @@ def main():
                     help="lkml: the cover letter's table, plain text in 72 "
                          "columns")
     ap.add_argument("--code", action="store_true",
-                    help="with --format lkml, the code table too (the "
-                         "other forms always have it)")
+                    help="the code table after the timing tables (JSON "
+                         "always has it)")
     ap.add_argument("--reference", metavar="KERNEL[.STATE]",
                     help="the row to compare with (default: the first), or "
                          "a kernel: each row with its row of the same state")
@@ -703,7 +703,7 @@ def main():
         else:
             print_text(tables, lines, ref_words, args,
                        args.format == "markdown", ntests, warnings)
-        if args.format != "lkml" or args.code:
+        if args.code:
             for line in code_lines(code, "ns" if args.ns else
                                    args.tick_unit, args.format == "markdown"):
                 print(line)

@@ -746,9 +746,13 @@ def t_code(tmp):
            (h["sites"]["irq"]["insns"], h["sites"]["irq"]["calls"],
             h["vmlinux"], h["diff"]["vmlinux"], h["executed"]["irq"]),
            (2, [], None, None, {"median": 70.0, "state": "out"}))
-    rc, out, err = report(["--format", "lkml", "--reference", "base.off",
-                           "--primitives", "irq,preempt", d])
-    expect("lkml without --code", "code:" in out, False)
+    for form in ("lkml", "text", "markdown"):
+        rc, out, err = report(["--format", form, "--reference", "base.off",
+                               "--primitives", "irq,preempt", d])
+        expect(f"{form} without --code", "code: one call site" in out, False)
+    rc, out, err = report(["--format", "markdown", "--code", "--reference",
+                           "base.off", d])
+    expect("markdown --code", "    irq_save " in out, True)
     rc, out, err = report(["--format", "lkml", "--code", "--reference",
                            "base.off", "--primitives", "irq,preempt", d])
     expect("exit", (rc, err), (0, ""))
