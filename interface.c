@@ -76,22 +76,25 @@ static int tb_cpus_print(char *buf, size_t size)
  * Whether a PMU clock's counter can be had on every online CPU: one is
  * opened and released on each, so that a clock no run could use is
  * refused when it is written (pmu.h says with what). A run opens its own.
+ * Not during a run: its counters would make the probe fail, and the
+ * probe's would make perf move them; the next run opens them anyway.
  */
 static int tb_clock_probe(enum tb_clock clock)
 {
 	struct perf_event *event;
 	unsigned int cpu;
-	int err;
+	int err = 0;
 
-	if (!tb_clock_pmu(clock))
+	if (!tb_clock_pmu(clock) || !mutex_trylock(&tb_run_lock))
 		return 0;
 	for_each_online_cpu(cpu) {
 		err = tb_pmc_create(cpu, clock == TB_CLOCK_CORE_CYCLES, &event);
 		if (err)
-			return err;
+			break;
 		perf_event_release_kernel(event);
 	}
-	return 0;
+	mutex_unlock(&tb_run_lock);
+	return err;
 }
 
 /*

@@ -8,7 +8,10 @@
  *
  * A window reads only the low 32 bits and takes their difference modulo
  * 2^32: right for counters of any width (arm64's are 32 bits without
- * FEAT_PMUv3p5), and no window comes near 2^32 events.
+ * FEAT_PMUv3p5), and no window comes near 2^31 events. perf gives a
+ * counting event a period of 2^31 - 1 on arm64 (2^47 - 1 on x86): as the
+ * counter overflows, its interrupt sets it back by that much, and a window
+ * that spans this reads at least 2^31 (tb_window() times it again).
  */
 #include <linux/perf_event.h>
 
@@ -29,6 +32,12 @@ static __always_inline u32 tb_pmc_read(bool cycles, u32 sel)
 
 	asm volatile("lfence; rdpmc" : "=a" (lo), "=d" (hi) : "c" (sel));
 	return lo;
+}
+
+/* lfence came with SSE2; the PMUs of older CPUs go without these clocks */
+static bool tb_pmc_usable(void)
+{
+	return boot_cpu_has(X86_FEATURE_XMM2);
 }
 
 static int tb_pmc_sel_of(const struct perf_event *event, bool cycles,
@@ -57,6 +66,18 @@ static __always_inline u32 tb_pmc_read(bool cycles, u32 sel)
 	write_sysreg(sel, pmselr_el0);
 	isb();
 	return read_sysreg(pmxevcntr_el0);
+}
+
+/*
+ * The registers above are PMUv3's: ID_AA64DFR0_EL1.PMUVer (bits 11:8) is
+ * 1 to 0xe with it, and 0 or 0xf (IMPLEMENTATION DEFINED, as Apple's)
+ * where perf drives another PMU, whose events these reads must not touch.
+ */
+static bool tb_pmc_usable(void)
+{
+	unsigned int pmuver = (read_sysreg(id_aa64dfr0_el1) >> 8) & 0xf;
+
+	return pmuver >= 1 && pmuver <= 0xe;
 }
 
 /*
@@ -123,6 +144,8 @@ static int tb_pmc_create(unsigned int cpu, bool cycles,
 	u32 sel;
 	int err;
 
+	if (!tb_pmc_usable())
+		return -ENODEV;
 	event = perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
 	if (IS_ERR(event)) {
 		err = PTR_ERR(event);

@@ -495,18 +495,21 @@ static __always_inline u64 tb_window(enum tb_prim prim, bool work,
 				     enum tb_clock clock, u64 batch)
 {
 	u32 sel = tb_clock_pmu(clock) ? raw_cpu_read(tb_pmc_sel) : 0;
-	u64 t0, t1;
+	u64 t0, t1, n;
 
-	t0 = tb_clock_read(clock, sel);
-	barrier();
-	tb_selftest_store(t0);
-	/* batch >= 1: no test before the first pair */
 	do {
-		tb_pair(prim, work);
-	} while (--batch);
-	barrier();
-	t1 = tb_clock_read(clock, sel);
-	/* pmu.h: 32 bits of the counter */
+		n = batch;
+		t0 = tb_clock_read(clock, sel);
+		barrier();
+		tb_selftest_store(t0);
+		/* batch >= 1: no test before the first pair */
+		do {
+			tb_pair(prim, work);
+		} while (--n);
+		barrier();
+		t1 = tb_clock_read(clock, sel);
+		/* pmu.h: 32 bits of the counter, set back as it overflows */
+	} while (tb_clock_pmu(clock) && (u32)(t1 - t0) >= BIT(31));
 	return tb_clock_pmu(clock) ? (u32)(t1 - t0) : t1 - t0;
 }
 
@@ -681,29 +684,43 @@ static const tb_sample_fn tb_samplers[TB_NR_CLOCKS][2][TB_NR_PRIMS] = {
  * so a block whose event moved, as its end finds, ends the run with
  * -EBUSY, and nothing of it is published.
  */
-static int tb_pmc_begin(const struct tb_config *cfg, u32 *sel)
+/*
+ * Why the event moved: perf turns a CPU's events off as it goes down,
+ * after it has left cpu_active_mask and before its thread parks, and
+ * that ends the run with -EAGAIN, as any CPU going down does.
+ */
+static int tb_pmc_moved(const struct tb_run *run)
+{
+	int stop = tb_stop_reason(run);
+
+	if (stop)
+		return stop;
+	return cpu_active(raw_smp_processor_id()) ? -EBUSY : -EAGAIN;
+}
+
+static int tb_pmc_begin(const struct tb_run *run, u32 *sel)
 {
 	struct tb_cpu *tc = this_cpu_ptr(&tb_cpu);
-	bool cycles = cfg->clock == TB_CLOCK_CORE_CYCLES;
+	bool cycles = run->cfg.clock == TB_CLOCK_CORE_CYCLES;
 
-	if (!tb_clock_pmu(cfg->clock))
+	if (!tb_clock_pmu(run->cfg.clock))
 		return 0;
 	if (tb_pmc_select(tc->pmc, cycles, sel))
-		return -EBUSY;
+		return tb_pmc_moved(run);
 	raw_cpu_write(tb_pmc_sel, *sel);
 	return 0;
 }
 
-static int tb_pmc_end(const struct tb_config *cfg, u32 sel)
+static int tb_pmc_end(const struct tb_run *run, u32 sel)
 {
 	struct tb_cpu *tc = this_cpu_ptr(&tb_cpu);
-	bool cycles = cfg->clock == TB_CLOCK_CORE_CYCLES;
+	bool cycles = run->cfg.clock == TB_CLOCK_CORE_CYCLES;
 	u32 now;
 
-	if (!tb_clock_pmu(cfg->clock))
+	if (!tb_clock_pmu(run->cfg.clock))
 		return 0;
 	if (tb_pmc_select(tc->pmc, cycles, &now) || now != sel)
-		return -EBUSY;
+		return tb_pmc_moved(run);
 	return 0;
 }
 
@@ -719,12 +736,12 @@ static int tb_sample(struct tb_pacing *pacing, enum tb_prim prim, u64 overhead,
 	u32 sel = 0;
 	int err;
 
-	err = tb_pmc_begin(cfg, &sel);
+	err = tb_pmc_begin(pacing->run, &sel);
 	if (err)
 		return err;
 	err = tb_samplers[cfg->clock][cfg->do_work][prim](pacing, prim, overhead,
 							  n, hist, heap, sums);
-	return err ? err : tb_pmc_end(cfg, sel);
+	return err ? err : tb_pmc_end(pacing->run, sel);
 }
 
 /*
