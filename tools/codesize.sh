@@ -29,7 +29,7 @@
 # Without VMLINUX (a kernel whose build tree is not at hand), the site
 # lines only. The kernel's lines, which take a disassembly of the whole
 # kernel, are kept beside VMLINUX (VMLINUX.codesize-*) while it and
-# BASE_VMLINUX stay older. Exit 1 if a file cannot be read or its windows
+# BASE_VMLINUX stay older, and this script the same. Exit 1 if a file cannot be read or its windows
 # not checked.
 set -u
 
@@ -128,7 +128,8 @@ kernel_code()
 
 [ -n "$vmlinux" ] || exit 0
 tb_elf_tools "$vmlinux" || die "$vmlinux: not an x86-64, i386 or arm64 kernel"
-cache=$vmlinux.codesize-$(echo "$base" | sha256sum | cut -c 1-16)
+# keyed by the base and by this script, whose lines may change
+cache=$vmlinux.codesize-$(cat "$0" - <<<"$base" | sha256sum | cut -c 1-16)
 if [ -s "$cache" ] && [ "$cache" -nt "$vmlinux" ] &&
    { [ -z "$base" ] || [ "$cache" -nt "$base" ]; }; then
 	cat "$cache"

@@ -182,7 +182,9 @@ function jump_target(j,    t) {
 function allowed_arm64(p,    mem) {
 	if (op[i] ~ /^(nop|hint|paciasp|autiasp|pacibsp|autibsp|bti|isb)$/)
 		return 1
-	if (op[i] == "msr" && args[i] ~ /^pmselr_el0, x[0-9]+$/)
+	# the closing read of clock=instructions selects its counter
+	if (op[i] == "msr" && args[i] ~ /^pmselr_el0, x[0-9]+$/ &&
+	    fn ~ /_instructions(_work)?$/)
 		return 1
 	if (p ~ /irq/ && (op[i] == "msr" && args[i] ~ /^daif(set|clr)?,/ ||
 			  op[i] == "mrs" && args[i] ~ /, daif$/))

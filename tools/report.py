@@ -704,8 +704,9 @@ def main():
             print_text(tables, lines, ref_words, args,
                        args.format == "markdown", ntests, warnings)
         if args.code:
-            for line in code_lines(code, "ns" if args.ns else
-                                   args.tick_unit, args.format == "markdown"):
+            # the executed medians stay in ticks (or counts) with --ns
+            for line in code_lines(code, args.tick_unit,
+                                   args.format == "markdown"):
                 print(line)
         for f in figures:
             print(f"figure: {f}", file=sys.stderr)

@@ -119,7 +119,7 @@ if d["vmlinux"] is None or funcs != "-" and d["vmlinux"]["functions"] != int(fun
     ok = False
 added = set(hooks.split()[1].split(",")) if hooks != "same" else set()
 for h, n in d["hooks"].items():
-    if (n > 0 and e["hooks"][h] == n) if h in added else n != 0:
+    if (n > 0 and e["hooks"][h] == n) if h in added else n == 0:
         continue
     print(f"[code] {kernel}: {h} {n:+d} call sites")
     ok = False

@@ -318,6 +318,7 @@ benchmark|SIGKILL|-
 percentile|SIGKILL|-
 insmod|SIGKILL|-
 benchmark|SIGKILL|-|core_cycles
+benchmark|offline|EAGAIN|core_cycles
 benchmark|SIGINT|EINTR|instructions
 "
 

@@ -244,8 +244,8 @@ test_run_ended()
 {
 	local trigger=$1 event=$2 want=$3 clock=${4:-} fail=0 params results before
 
-	echo 4294967296 >$TB/nr_samples
 	[ -z "$clock" ] || echo "$clock" >$TB/clock || return 1
+	echo 4294967296 >$TB/nr_samples
 	snap_params
 	params=$SNAPSHOT
 	snap_results
