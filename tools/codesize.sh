@@ -67,10 +67,11 @@ echo "$sizes" | awk -v prims="$(tb_prims | tr '\n' ' ')" '
 		}
 	}' || die "$ko: a window's size is missing"
 
-# text symbols, for what the base has not
+# text symbols, for what the base has not; not x86's __pfx_ labels of
+# the padding before each function (CALL_PADDING), which are no functions
 text_symbols()
 {
-	$nm "$1" | awk '$2 ~ /^[Tt]$/ { print $3 }' | sort -u
+	$nm "$1" | awk '$2 ~ /^[Tt]$/ && $3 !~ /^__pfx_/ { print $3 }' | sort -u
 }
 
 # "hook.F N" for each hook, and each function that the base has not
