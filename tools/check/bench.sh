@@ -348,7 +348,7 @@ check_bench_errors()
 	expect_error "no architecture nosuch" "$bench" --arch nosuch trace || rc=1
 	expect_error "applies to QEMU guests only" "$bench" --host --arch arm64 || rc=1
 	expect_error "want a count from 1, not '0x10'" "$bench" --batch 0x10 trace || rc=1
-	expect_error "wants one of the module's clocks (cycles ordered ns), not 'sundial'" \
+	expect_error "wants one of the module's clocks ($(tb_clocks | tr '\n' ' ' | sed 's/ $//')), not 'sundial'" \
 		"$bench" --clock sundial trace || rc=1
 	expect_error "wants a count from 1, not '0'" sh "$collect" --batch 0 "$tmp/o3" || rc=1
 	expect_error "no such directory" "$report" /nonexistent || rc=1
