@@ -11,7 +11,7 @@
  * FEAT_PMUv3p5), and no window comes near 2^31 events. perf gives a
  * counting event a period of 2^31 - 1 on arm64 (2^47 - 1 on x86): as the
  * counter overflows, its interrupt sets it back by that much, and a window
- * that spans this reads at least 2^31 (tb_window() times it again).
+ * that spans this reads at least 2^31, and is timed again.
  */
 #include <linux/perf_event.h>
 

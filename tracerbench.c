@@ -477,6 +477,14 @@ static __always_inline void tb_pair(enum tb_prim prim, bool work)
 }
 
 /*
+ * What a window returns to be timed again: one across a PMU counter's
+ * overflow. The sampling loop retries it; a retry loop in the window
+ * itself would keep batch live across it, which gcc spilled to the stack
+ * and reloaded inside the window on arm64 with KASAN.
+ */
+#define TB_WINDOW_AGAIN		U64_MAX
+
+/*
  * Each timed window is a function of its own (tb_win_*, below), called
  * directly by a sampling loop of its own (tb_sample_*, further below):
  * the compiler cannot blend its code with the sample store, the histogram
@@ -495,22 +503,24 @@ static __always_inline u64 tb_window(enum tb_prim prim, bool work,
 				     enum tb_clock clock, u64 batch)
 {
 	u32 sel = tb_clock_pmu(clock) ? raw_cpu_read(tb_pmc_sel) : 0;
-	u64 t0, t1, n;
+	u64 t0, t1;
 
+	t0 = tb_clock_read(clock, sel);
+	barrier();
+	tb_selftest_store(t0);
+	/* batch >= 1: no test before the first pair */
 	do {
-		n = batch;
-		t0 = tb_clock_read(clock, sel);
-		barrier();
-		tb_selftest_store(t0);
-		/* batch >= 1: no test before the first pair */
-		do {
-			tb_pair(prim, work);
-		} while (--n);
-		barrier();
-		t1 = tb_clock_read(clock, sel);
+		tb_pair(prim, work);
+	} while (--batch);
+	barrier();
+	t1 = tb_clock_read(clock, sel);
+	if (tb_clock_pmu(clock)) {
 		/* pmu.h: 32 bits of the counter, set back as it overflows */
-	} while (tb_clock_pmu(clock) && (u32)(t1 - t0) >= BIT(31));
-	return tb_clock_pmu(clock) ? (u32)(t1 - t0) : t1 - t0;
+		u32 d = t1 - t0;
+
+		return d < BIT(31) ? d : TB_WINDOW_AGAIN;
+	}
+	return t1 - t0;
 }
 
 /*
@@ -625,7 +635,12 @@ static __always_inline int tb_sample_loop(u64 (*window)(u64 n),
 	err = tb_warm_up(pacing, prim, window, batch);
 	/* a stop during the warm-up records no window */
 	for (left = n; !err && left;) {
-		u64 sample = window(batch) - overhead;
+		u64 sample;
+
+		do {
+			sample = window(batch);
+		} while (unlikely(sample == TB_WINDOW_AGAIN));
+		sample -= overhead;
 
 		if (unlikely(!tb_rec_fast_add(hist, fast, sample, &fast_sum)))
 			fast = tb_rec_slow(&rec, sample);
