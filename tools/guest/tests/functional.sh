@@ -192,6 +192,7 @@ test_concurrent_writers()
 	start_benchmark /tmp/b
 	# it waits for the first writer's run, on the run lock
 	wait_run_lock "$writer_pid" || fail=1
+	hog_alive "while the second writer waited" || fail=1
 	[ -s /tmp/b ] && { diag "the second writer ran: $(cat /tmp/b)"; fail=1; }
 	expect "runs while held" "$(runs)" "$before" || fail=1
 	release_cpu
@@ -221,6 +222,7 @@ test_read_during_run()
 	expect "results during the run" "$during" "$before" || fail=1
 	expect "summary during the run" "$(cat $TB/summary)" "$summary" ||
 		fail=1
+	hog_alive "while the results were read" || fail=1
 	echo 777 >$TB/nr_samples ||
 		{ diag "config write during the run failed"; fail=1; }
 	expect "params read during the run" "$params" \
@@ -269,7 +271,8 @@ test_killed_before_barrier()
 	wait_gone $pid ||
 		{ diag "the killed writer hangs with its CPU held"; fail=1; }
 	{ wait $pid; } 2>/dev/null
-	# the writer ended, not the hold: the hog ends itself only after 60 s
+	# the writer ended, not the hold: the hog ends itself only after
+	# HOG_SECONDS
 	kill -0 "$hog_pid" 2>/dev/null ||
 		{ diag "the writer ended only once the hog had gone"; fail=1; }
 	expect "runs while held" "$(runs)" "$before" || fail=1

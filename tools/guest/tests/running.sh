@@ -15,11 +15,11 @@ start_benchmark()
 # (its first LINES frames, all by default) that matches PATTERN. The stack
 # leaves out the scheduler's and the locks' own functions: a writer that
 # waits for the run lock shows tb_benchmark on top. Tests act on what a
-# process is doing, not on time.
+# process is doing, not on time: the bound (300 s) is for hangs only.
 wait_in()
 {
 	local n=0
-	while [ $n -lt 600 ]; do
+	while [ $n -lt 3000 ]; do
 		head -n "${3:-100}" /proc/$1/stack 2>/dev/null | grep -qE "$2" &&
 			return 0
 		kill -0 "$1" 2>/dev/null || break
@@ -54,11 +54,11 @@ wait_gone()
 
 # wait_run_lock PID: until the writer PID sleeps in tb_benchmark before its
 # run, waiting for another's: on the run lock (an rtmutex on RT, whose
-# frames then come first).
+# frames then come first); a bound for hangs only (300 s).
 wait_run_lock()
 {
 	local n=0 stack
-	while [ $n -lt 600 ]; do
+	while [ $n -lt 3000 ]; do
 		stack=$(cat /proc/$1/stack 2>/dev/null)
 		case $stack in
 		*tb_run_cpus*)	;;
@@ -81,10 +81,13 @@ wait_run_lock()
 # real-time priority, so the kernel's real-time threads (RCU's on RT) still
 # run, and ksoftirqd of HOLD_CPU is raised above it while the CPU is held:
 # softirqs deferred to it, RCU's among them, would otherwise wait, and with
-# them every RCU grace period. The hog ends itself after 60 s. The
-# settings are read with cat: busybox's read takes a byte at a time, and
-# these files return nothing at an offset past 0.
+# them every RCU grace period. The hog ends itself after HOG_SECONDS, a
+# bound for a suite that died, which no test comes near: tests that rely
+# on the hold check that the hog still runs (hog_alive). The settings are
+# read with cat: busybox's read takes a byte at a time, and these files
+# return nothing at an offset past 0.
 HOLD_CPU=2
+HOG_SECONDS=600
 RT_RUNTIME=/proc/sys/kernel/sched_rt_runtime_us
 FAIR_RUNTIME=/sys/kernel/debug/sched/fair_server/cpu$HOLD_CPU/runtime
 
@@ -115,7 +118,7 @@ hold_cpu()
 		{ [ -z "$saved_fair" ] || set_knob $FAIR_RUNTIME 0; } ||
 		{ release_cpu; return 1; }
 	rm -f /tmp/hog
-	/tests/tbio hog $HOLD_CPU 60 >/tmp/hog &
+	/tests/tbio hog $HOLD_CPU $HOG_SECONDS >/tmp/hog &
 	hog_pid=$!
 	wait_file /tmp/hog ||
 		{ diag "the hog did not start"; release_cpu; return 1; }
@@ -229,6 +232,15 @@ toggle_key()
 	wait_file /tmp/toggle || { diag "toggling $STATIC_KEY did not return"; return 1; }
 	wait $!
 	expect "toggle $STATIC_KEY" "$(cat /tmp/toggle)" 0
+}
+
+# hog_alive WHEN: the hog still holds HOLD_CPU, so that what a test sees
+# of a held run is the hold's doing
+hog_alive()
+{
+	[ -n "$hog_pid" ] && kill -0 "$hog_pid" 2>/dev/null && return 0
+	diag "the hog had gone $1 (it ends itself after $HOG_SECONDS s)"
+	return 1
 }
 
 # still_running WHEN: the writer has not returned, the run goes on
