@@ -106,11 +106,12 @@ test_defaults()
 		"nr_samples=10000 nr_highest=100 do_work=0 batch=1 cpus=$(online_cpus) clock=cycles "
 }
 
-# Every max above 0; median, average and max_avg not above max; max_avg not
-# below the median (the top nr_highest include every CPU's upper half).
-# With "few" as $1, a max of 0 is allowed: a handful of windows of a cheap
-# primitive (preempt_notrace is two instructions) can all come out at or
-# below the calibrated overhead. none, the empty window, always may.
+# What every run's figures hold, whatever the clock: median, average and
+# max_avg not above max; max_avg not below the median (the top nr_highest
+# include every CPU's upper half). Not that a max is above 0: a primitive
+# may cost less than a tick of the clock (preempt_notrace is two
+# instructions, arm64's counter ticks every 16), and a run of it may see
+# no window cross a tick's edge; test_costs_something shows each costs.
 check_results_sane()
 {
 	local fail=0
@@ -119,8 +120,6 @@ check_results_sane()
 		avg=$(cat $TB/$p/average)
 		max=$(cat $TB/$p/max)
 		top=$(cat $TB/$p/max_avg)
-		[ "$max" -gt 0 ] || [ "${1:-}" = few ] || [ $p = none ] ||
-			{ diag "$p/max is $max"; fail=1; }
 		expect_le "$p median <= max" "$med" "$max" || fail=1
 		expect_le "$p average <= max" "$avg" "$max" || fail=1
 		expect_le "$p max_avg <= max" "$top" "$max" || fail=1
@@ -226,10 +225,12 @@ test_tighten_watchdogs()
 {
 	local fail=0 w file want
 
+	WATCHDOGS_SAVED=
 	for w in $WATCHDOGS $WATCHDOGS_ON; do
 		file=${w%:*}
 		want=${w#*:}
 		[ -w "$file" ] || { diag "no $file"; fail=1; continue; }
+		WATCHDOGS_SAVED="$WATCHDOGS_SAVED $file:$(cat "$file")"
 		echo "$want" >"$file"
 		expect "$file" "$(cat "$file")" "$want" || fail=1
 	done
@@ -239,9 +240,24 @@ test_tighten_watchdogs()
 	return $fail
 }
 
-# cover_detectors SAMPLES [few]: runs of SAMPLES per CPU, growing until one
-# run alone lasts DETECTOR_WINDOW_NS, each checked (with few, as runs of a
-# few samples, whose max may be 0): every phase of a run gives
+# The detectors as they were, once their groups are done: tightened, a
+# vCPU that the host kept off its CPU for a few seconds, under a later
+# group, would be reported as a lockup.
+test_restore_watchdogs()
+{
+	local fail=0 w file was
+
+	for w in $WATCHDOGS_SAVED; do
+		file=${w%:*}
+		was=${w#*:}
+		echo "$was" >"$file"
+		expect "$file" "$(cat "$file")" "$was" || fail=1
+	done
+	return $fail
+}
+
+# cover_detectors SAMPLES: runs of SAMPLES per CPU, growing until one run
+# alone lasts DETECTOR_WINDOW_NS, each checked: every phase of a run gives
 # way to other tasks, so no detector may fire while it runs, and one run
 # must last long enough that each would have. A fast host only makes the
 # runs grow; a slow one ends at the first. Each run is at least twice
@@ -267,7 +283,7 @@ cover_detectors()
 			expect "$p.samples" "$(summary_key $p.samples)" \
 				$((ncpu * samples)) || fail=1
 		done
-		check_results_sane ${2:-} || fail=1
+		check_results_sane || fail=1
 		next=$((samples * 2))
 		# (a difference below 2^28 samples keeps the product in 64 bits)
 		if [ "$last" -gt 0 ] && [ "$ns" -gt "$last_ns" ] &&

@@ -37,5 +37,6 @@ group_long()
 	run_test "lockup detectors tightened" test_tighten_watchdogs
 	run_test "runs of $LONG_SAMPLES samples per CPU, outlasting the detectors, none reports" \
 		test_huge_run
+	run_test "lockup detectors as they were" test_restore_watchdogs
 	run_test "unload" unload
 }
