@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # baseline: traced primitives against raw ones, under icount: equal
-# without the tracepoints, above them, repeatably, with the events off
+# without the tracepoints, above them, repeatably, with the events off;
+# by the clock that counts every instruction (EXACT_CLOCK, ktap.sh)
 
 # hook_costs: "irq - raw_irq", "irq_save - raw_irq_save" and "preempt -
 # preempt_notrace" of the last run's summary medians (batch 1: integers)
@@ -42,6 +43,7 @@ test_baseline_hooks()
 group_baseline()
 {
 	run_test "load" load
+	set_exact_clock
 	if [ -d $PREEMPTIRQ ]; then
 		run_test "events off: irq, preempt above raw, repeatably" \
 			test_baseline_hooks

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # tracepoints: on a kernel with them, under icount: the preemptirq events
-# raise the medians, exactly reversibly
+# raise the medians, exactly reversibly, by the clock that counts every
+# instruction (EXACT_CLOCK, ktap.sh)
 
 test_tracepoint_events()
 {
@@ -61,10 +62,11 @@ test_compare_host()
 group_tracepoints()
 {
 	run_test "load" load
+	set_exact_clock
 	run_test "preemptirq events exist" test_tracepoint_events
 	run_test "events on raise irq and preempt medians $TP_RATIO times or more" \
 		test_tracepoints_raise
-	run_test "events off again give the earlier medians, exactly (arm64: within a tick)" \
+	run_test "events off again give the earlier medians, exactly" \
 		test_tracepoints_restore
 	run_test "compare.sh --host measures off and on" test_compare_host
 	run_test "collect.sh on its own: two rounds, off and on, and the JSON" \
