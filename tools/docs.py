@@ -17,7 +17,9 @@
 #
 # MODE is "exact", for outputs that repeat to the instruction (icount):
 # every line byte for byte, or "masked", for outputs timed in plain TCG:
-# the same lines with every number masked and runs of blanks squeezed.
+# the same lines with every number and every significance mark (n.s., *,
+# ** or ***: whether a noisy difference came out significant is what a
+# run measured) masked, and runs of blanks squeezed.
 # In both, the block's "$ command" lines (with their "\" continuations)
 # are not output and are left out, and a line saying where and when it
 # ran (the host's CPU and load, the measured counter_hz, the paths, the
@@ -33,6 +35,7 @@ import sys
 ENV = re.compile(r"host CPU|counter_hz|tracerbench [0-9]")
 WARNING = re.compile(r"^(report\.py: )?warning: ")
 NUMBER = re.compile(r"[-+]?[0-9]+(?:\.[0-9]+)?(?:e[-+]?[0-9]+)?")
+SIGNIFICANCE = re.compile(r"(?<!\S)(?:n\.s\.|\*{1,3})(?!\S)")
 MARK = re.compile(r"^<!-- output: ([A-Za-z0-9_.-]+) (exact|masked) -->$")
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 
@@ -117,7 +120,8 @@ def output_lines(block):
 
 def norm(line, mode):
     if mode == "masked":
-        line = re.sub(r"\s+", " ", NUMBER.sub("N", line)).strip()
+        line = SIGNIFICANCE.sub("S", NUMBER.sub("N", line))
+        line = re.sub(r"\s+", " ", line).strip()
     return line
 
 

@@ -6,7 +6,10 @@
 # The comparison tool, end to end: every state measured, and the events
 # cost what the trace suite says they cost: on at least TP_RATIO (5, or
 # the arch's tp_ratio) times off for irq and preempt; the hooks nothing
-# where the tracepoints are compiled out, something where they are in.
+# where the tracepoints are compiled out (within the arch's tick_slack:
+# where a tick is several instructions, the traced and raw windows of the
+# same instructions each read a tick more or less by their phase),
+# something where they are in.
 check_compare()
 {
 	local name dir log ratio
@@ -22,10 +25,11 @@ check_compare()
 	sed "s/^/[$(tb_name compare)] /" "$log"
 	[ $rc = 0 ] && report_json "$dir" notrace.out "$dir/report.json" \
 		irq,preempt,irq_save || return 1
-	$PY - "$dir/report.json" "$ratio" <<'PYEOF'
+	$PY - "$dir/report.json" "$ratio" "$(tb_arch_param tick_slack 0)" <<'PYEOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 ratio = float(sys.argv[2])
+slack = float(sys.argv[3])
 bad = []
 for t in d["tables"]:
     p = t["primitive"]
@@ -34,7 +38,7 @@ for t in d["tables"]:
         bad.append(f"{p}: rows {sorted(rows)}")
         continue
     out, off, on = rows["notrace.out"], rows["trace.off"], rows["trace.on"]
-    if out["hook"] != 0:
+    if abs(out["hook"]) > slack:
         bad.append(f"{p}: hook {out['hook']} compiled out")
     if p != "irq_save" and not off["hook"] > 0:
         bad.append(f"{p}: hook {off['hook']} with the events off")
@@ -53,8 +57,13 @@ PYEOF
 # instructions to trace_hardirqs_off(), so irq and irq_save must read +16
 # exactly and preempt 0; tools/patches/irqsoff-key skips the irqsoff
 # tracer's hooks, so irq and irq_save must read less. Then plain TCG: the
-# same kernel and state twice (A/A), in an order that gave each label each
-# place as often, is not significant, events on against off is. The figures must be there and render. Under icount a window's
+# same kernel and state twice (A/A) and events on against off, in an
+# order that gave each label each place as often; events on against off
+# is significant (each of the 16 rounds' on above its off, against a
+# tenfold difference). Whether the A/A comes out so is shown, not
+# asserted: under the null it does, by chance, in about one run in a
+# thousand; tools/unit/report_test.py holds report.py's verdicts on
+# made-up rounds to their known answers. The figures must be there and render. Under icount a window's
 # count is the same every time, so 2000 samples per CPU give the medians
 # 10^4 would, in a fifth of the time.
 PY=/usr/bin/python3
@@ -291,9 +300,10 @@ check_bench()
 	"$TB_TOP/tools/report.py" --alpha 0.001 "$tcg" | sed 's/^/[report tcg] /'
 	if report_json "$tcg" a.off "$tcg/report.json" irq,preempt,irq_save; then
 		expect_counterbalanced "$tcg/report.json" b.off &&
-			expect_counterbalanced "$tcg/report.json" a.on &&
-			expect_significant "$tcg/report.json" b.off no
-		result $? "report: A/A (the same kernel and state twice), each first as often, is not significant"
+			expect_counterbalanced "$tcg/report.json" a.on
+		result $? "report: A/A (the same kernel and state twice) and on against off, each first as often"
+		expect_significant "$tcg/report.json" b.off no ||
+			echo "[bench] A/A came out significant: one run in about a thousand does"
 		expect_significant "$tcg/report.json" a.on yes
 		result $? "report: events on against off is significant"
 	else
@@ -406,12 +416,14 @@ PYEOF
 # On another architecture, the example patch under icount: its 16 nops
 # take 16 ns, which the counter shows as 16 ns at its own rate (arm64's
 # 62.5 MHz: one tick), on irq and irq_save, and nothing elsewhere. A
-# median on a tick's edge (arm64's irq, events off: 75.5 ticks) reads
-# as either neighbour, so batch 50 gives figures per pair to 1/50 of a
-# tick, and keeps the windows with the events off (about 3800 ticks)
-# below 4096, where the histogram is exact: each figure within 0.02 of
-# the truth, the difference within 0.04, whichever neighbour the median
-# of 2000 samples per CPU lands on.
+# window reads a tick more or less by its phase against the counter, and
+# so does the calibration's empty window: a row's median, the window's
+# less the calibration's, is within 2 ticks of the truth, strictly, and a
+# difference of two rows within 4, so at most 3 ticks off in whole ticks.
+# Batch 50 gives figures per pair to 1/50 of a tick, and keeps the
+# windows with the events off (about 3800 ticks) below 4096, where the
+# histogram is exact: each difference within 3/50 = 0.06 of the truth,
+# whichever neighbours the medians land on (0.061: in floating point).
 check_bench_arch()
 {
 	local dir=$TB_OUT/bench-$TB_ARCH-icount pad=trace+pad-irqoff ticks
@@ -428,10 +440,10 @@ check_bench_arch()
 	ticks=$($PY -c 'import json, sys
 t = json.load(open(sys.argv[1]))["tables"][0]
 print(round(16e-9 * t["rows"][0]["counter_hz"]))' "$dir/report.json") || return 1
-	expect_diff "$dir/report.json" $pad.off irq near "$ticks,0.04" &&
-		expect_diff "$dir/report.json" $pad.off irq_save near "$ticks,0.04" &&
-		expect_diff "$dir/report.json" $pad.off preempt near 0,0.04 &&
-		expect_diff "$dir/report.json" $pad.off raw_irq near 0,0.04
+	expect_diff "$dir/report.json" $pad.off irq near "$ticks,0.061" &&
+		expect_diff "$dir/report.json" $pad.off irq_save near "$ticks,0.061" &&
+		expect_diff "$dir/report.json" $pad.off preempt near 0,0.061 &&
+		expect_diff "$dir/report.json" $pad.off raw_irq near 0,0.061
 }
 
 # The same under icount with the PMU's count of instructions, where the
@@ -524,7 +536,7 @@ step_bench()
 step_bench_arch()
 {
 	check_bench_arch
-	result $? "report: on $TB_ARCH pad-irqoff costs irq and irq_save 16 ns in counter ticks (batch 50: within 0.04), preempt nothing"
+	result $? "report: on $TB_ARCH pad-irqoff costs irq and irq_save 16 ns in counter ticks (batch 50: within 0.06), preempt nothing"
 	case ",$TB_PMU_CLOCKS_ICOUNT," in
 	*,instructions,*)
 		check_bench_instructions

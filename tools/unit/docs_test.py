@@ -27,13 +27,13 @@ DOC = """# Title
 $ tools/tool.sh --long \\
       --option
 tracerbench on host, counter_hz 2596260564
-irq        52      43.442
+irq        52      43.442 n.s.
 preempt     0       5.192
 ```
 """
 
 OUT = """tracerbench on host, counter_hz 999
-irq        52      43.442
+irq        52      43.442 n.s.
 preempt     0       5.192
 """
 
@@ -51,6 +51,12 @@ CASES = [
     ("exact: a line more fails", "exact", OUT + "none 0 0\n", (0, 1)),
     ("masked: other numbers and widths pass", "masked",
      OUT.replace("43.442", "1043.5").replace("52 ", "7 "), (1, 0)),
+    ("masked: a significance mark changed passes", "masked",
+     OUT.replace("n.s.", "***"), (1, 0)),
+    ("exact: a significance mark changed fails", "exact",
+     OUT.replace("n.s.", "***"), (0, 1)),
+    ("masked: a significance mark for a word fails", "masked",
+     OUT.replace("n.s.", "exact"), (0, 1)),
     ("masked: a word changed fails", "masked",
      OUT.replace("preempt", "preempt_notrace"), (0, 1)),
     ("masked: a line less fails", "masked",
