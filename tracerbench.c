@@ -939,11 +939,20 @@ static int tb_thread_should_run(unsigned int cpu)
 	return atomic_read(&per_cpu_ptr(&tb_cpu, cpu)->pending);
 }
 
-/* A thread reached the start barrier, or someone stands in for it. */
-static void tb_arrive(struct tb_run *run)
+/*
+ * A thread reached the start barrier, or someone stands in for it: true
+ * for the last, who must then tb_open_barrier(). Apart, because the
+ * wake-up takes the wait queue's spinlock_t, which sleeps on PREEMPT_RT:
+ * a thread arrives with preemption off, and wakes the others after.
+ */
+static bool tb_arrive(struct tb_run *run)
 {
-	if (atomic_dec_and_test(&run->unstarted))
-		wake_up_all(&run->start);
+	return atomic_dec_and_test(&run->unstarted);
+}
+
+static void tb_open_barrier(struct tb_run *run)
+{
+	wake_up_all(&run->start);
 }
 
 /* After the last one, the writer may free the buffers and reuse the run. */
@@ -967,7 +976,8 @@ static void tb_take_back(struct tb_run *run)
 	for_each_cpu(cpu, &run->cpus) {
 		if (!atomic_xchg(&per_cpu_ptr(&tb_cpu, cpu)->pending, 0))
 			continue;
-		tb_arrive(run);
+		if (tb_arrive(run))
+			tb_open_barrier(run);
 		tb_finish(run);
 	}
 }
@@ -997,7 +1007,8 @@ static int tb_cpu_down(unsigned int cpu)
 
 	if (atomic_xchg(&per_cpu_ptr(&tb_cpu, cpu)->pending, 0)) {
 		tb_stop(run, -EAGAIN);
-		tb_arrive(run);
+		if (tb_arrive(run))
+			tb_open_barrier(run);
 		tb_finish(run);
 	}
 	return 0;
@@ -1007,21 +1018,24 @@ static void tb_thread_fn(unsigned int cpu)
 {
 	struct tb_cpu *tc = per_cpu_ptr(&tb_cpu, cpu);
 	struct tb_run *run = &tb_run;
+	bool last = false;
 	int taken, err;
 
 	/*
 	 * 0: the part was taken back before this thread ran. Taking it and
 	 * arriving happen without a break, so that a run being stopped never
 	 * waits for a thread that took its part and then lost its CPU
-	 * before the barrier.
+	 * before the barrier. The wake-up, which may sleep, comes after.
 	 */
 	preempt_disable();
 	taken = atomic_xchg(&tc->pending, 0);
 	if (taken)
-		tb_arrive(run);
+		last = tb_arrive(run);
 	preempt_enable();
 	if (!taken)
 		return;
+	if (last)
+		tb_open_barrier(run);
 
 	/* TASK_IDLE: a barrier that a busy CPU holds up is no hung task */
 	wait_event_idle(run->start, !atomic_read(&run->unstarted) ||
