@@ -21,7 +21,7 @@ usage()
 usage: tools/bench.sh [options] KERNEL...
        tools/bench.sh --host [options]
 KERNEL is one of
-  [LABEL=]VARIANT                  notrace, trace or debug, built from
+  [LABEL=]VARIANT                  notrace, trace, debug or rt-debug, built from
                                    linux-source-6.12 (tools/kconfig/)
   [LABEL=]VARIANT,patches=PATH[,config=FRAGMENT]...
                                    that variant with a patch series (a

@@ -12,7 +12,7 @@
 # print now.
 #
 # Each architecture's checks come in parts (tools/scenarios: debian,
-# long, debug, built), which run side by side, TB_JOBS (2) at a time,
+# long, debug, rt, built), which run side by side, TB_JOBS (2) at a time,
 # each into .out/check-ARCH-PART.log.
 #
 # Prints every result and, last, "N passed, N failed"; exits non-zero on any
@@ -20,7 +20,7 @@
 # built ones, for a quicker loop; TB_ARCHS the architectures, all of
 # tools/arch/ by default: TB_ARCHS=arm64 checks arm64 alone; TB_PARTS the
 # parts, all by default: host (the host's checks) and the architectures'
-# debian, long, debug and built.
+# debian, long, debug, rt and built.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -39,11 +39,11 @@ TB_JOBS=${TB_JOBS:-2}
 [[ $TB_JOBS =~ ^[1-9][0-9]?$ ]] ||
 	refuse "TB_JOBS is a count from 1, not '$TB_JOBS'"
 # The parts to run: the host's checks and the architectures' (arch_parts).
-TB_PARTS=${TB_PARTS:-host debian long debug built}
+TB_PARTS=${TB_PARTS:-host debian long debug rt built}
 for part in $TB_PARTS; do
 	case $part in
-	host | debian | long | debug | built)	;;
-	*)	refuse "TB_PARTS names host, debian, long, debug or built, not '$part'" ;;
+	host | debian | long | debug | rt | built)	;;
+	*)	refuse "TB_PARTS names host, debian, long, debug, rt or built, not '$part'" ;;
 	esac
 done
 TB_LONG_SAMPLES=${TB_LONG_SAMPLES:-20000000}
@@ -118,7 +118,7 @@ boot_suite()
 
 # big_run KERNEL: the functional suite's big run for KERNEL, as kernel
 # arguments: 10^6 samples per CPU, 10^5 on debug, where KASAN makes each
-# sample several times dearer, and TB_BIG_SAMPLES where the arch's file
+# sample several times dearer, and on rt-debug, where lockdep does, and TB_BIG_SAMPLES where the arch's file
 # says. The suite's own default is 10^7, the count users publish, and
 # issue 2 asks that runs of 10^7 end without a lockup or stall on
 # PREEMPT_NONE, voluntary and RT kernels: the long boots run longer than
@@ -129,7 +129,7 @@ boot_suite()
 big_run()
 {
 	case $1 in
-	debug)	echo tb.big_samples=100000 ;;
+	debug | rt-debug)	echo tb.big_samples=100000 ;;
 	*)	echo tb.big_samples="${TB_BIG_SAMPLES:-1000000}" ;;
 	esac
 }
@@ -150,7 +150,7 @@ scenario_lines()
 
 # part_kernels PART: the kernels tools/scenarios gives PART on the
 # architecture, in its order, of those asked for: TB_KERNELS for Debian's
-# (debian, long), TB_BUILT_KERNELS for the built ones (debug, built)
+# (debian, long), TB_BUILT_KERNELS for the built ones (debug, rt, built)
 part_kernels()
 {
 	local asked k
@@ -223,6 +223,7 @@ unset f
 #   debian	the Debian kernels: functional, exact, headless, DKMS
 #   long	the long boots on the Debian kernels
 #   debug	the debug kernel's suites and KUnit
+#   rt		the PREEMPT_RT debug kernel's suites (rt-debug)
 #   built	the other built kernels, compare.sh, then bench.sh and
 #		report.py on the trace kernel and the example patches
 # The architecture is loaded in each job's shell alone (run_part), and in
@@ -250,7 +251,7 @@ check_part()
 	for k in $(part_kernels "$1"); do
 		n=$(tb_name "$k")
 		case $1 in
-		debug | built)
+		debug | rt | built)
 			t=$SECONDS
 			if ! tb_build_kernel "$k"; then
 				tail -n 40 "$(tb_kernel_dir "$k")/build.log" |
@@ -330,7 +331,7 @@ part_seconds()
 	tb_arch_load "$1"
 	secs=$(echo " $TB_PART_SECONDS " | sed -n "s/.* $2:\([0-9]*\) .*/\1/p")
 	case $2 in
-	debug | built)	kernels=$(part_kernels "$2") ;;
+	debug | rt | built)	kernels=$(part_kernels "$2") ;;
 	esac
 	for k in $kernels; do
 		[ -f "$(tb_kernel_dir "$k")/.tb-built" ] ||

@@ -240,7 +240,7 @@ check_refusals()
 		fi
 	done <<-EOF
 	TB_JOBS=0|TB_JOBS is a count from 1, not '0'
-	TB_PARTS=host,long|TB_PARTS names host, debian, long, debug or built, not 'host,long'
+	TB_PARTS=host,long|TB_PARTS names host, debian, long, debug, rt or built, not 'host,long'
 	TB_LONG_SAMPLES=1e8|TB_LONG_SAMPLES is a count from 1, not '1e8'
 	TB_PARTS=long TB_ARCHS=arm64|TB_PARTS="long" and TB_ARCHS="arm64" leave nothing to run
 	EOF
@@ -264,15 +264,17 @@ check_scenarios()
 	while read -r -u 3 arch part k groups clock cpus mem secs args; do
 		local why=
 		[ -f "$TB_TOP/tools/arch/$arch.conf" ] || why="no arch $arch"
-		case $part in debian | long | debug | built) ;;
+		case $part in debian | long | debug | rt | built) ;;
 		*) why="no part $part" ;; esac
 		# the part's kernels: Debian's, or the built ones (debug
-		# alone in its part)
+		# and rt-debug each alone in its part)
 		[ -z "$why" ] && ! (tb_arch_load "$arch" &&
 			case $part in
 			debian | long)	kernels=$TB_ARCH_KERNELS ;;
 			debug)		kernels=debug ;;
-			built)		kernels=${TB_ARCH_BUILT/debug/} ;;
+			rt)		kernels=rt-debug ;;
+			built)		kernels=$(echo " $TB_ARCH_BUILT " |
+					sed 's/ debug / /; s/ rt-debug / /') ;;
 			esac
 			case " $kernels " in
 			*" $k "*) ;; *) false ;; esac) &&

@@ -13,7 +13,7 @@ tb_kernel_source()
 # The variants of linux-source-6.12, the only place that names them:
 # tb_fragments VARIANT prints the kconfig fragments it is built from, the
 # architecture's among them, and nothing for a name that is no variant.
-TB_VARIANTS="notrace trace debug"
+TB_VARIANTS="notrace trace debug rt-debug"
 tb_fragments()
 {
 	local d=$TB_TOP/tools/kconfig a
@@ -23,6 +23,7 @@ tb_fragments()
 	notrace)	echo "$d/base.config" $a ;;
 	trace)		echo "$d/base.config" $a "$d/trace.config" ;;
 	debug)		echo "$d/base.config" $a "$d/trace.config $d/debug.config" ;;
+	rt-debug)	echo "$d/base.config" $a "$d/trace.config $d/rt-debug.config" ;;
 	esac
 }
 
@@ -62,6 +63,16 @@ tb_fragment_options()
 
 	shift
 	tb_options $(tb_fragments "$variant") "$@"
+}
+
+# tb_final_options: of the option lines on stdin, in merge order, the last
+# one of each option, as merge_config.sh leaves it (rt-debug.config unsets
+# base.config's CONFIG_PREEMPT)
+tb_final_options()
+{
+	awk '{ name = $0; sub(/^# /, "", name); sub(/[= ].*/, "", name)
+	       if (!(name in line)) order[n++] = name; line[name] = $0 }
+	     END { for (i = 0; i < n; i++) print line[order[i]] }'
 }
 
 # The tree of variant $1: keyed by its fragments' options, the source
@@ -122,7 +133,7 @@ tb_check_config()
 		fi
 		echo "tracerbench: $variant kernel in $(dirname "$config") lacks $opt" >&2
 		missing=1
-	done < <(tb_fragment_options "$variant" "$@")
+	done < <(tb_fragment_options "$variant" "$@" | tb_final_options)
 	if [ "$variant" = notrace ] &&
 	   grep -q '^CONFIG_PREEMPTIRQ_TRACEPOINTS=y' "$config"; then
 		echo "tracerbench: notrace kernel has the tracepoints" >&2
