@@ -73,11 +73,27 @@ static int tb_cpus_print(char *buf, size_t size)
 }
 
 /*
- * Whether a PMU clock's counter can be had on every online CPU: one is
- * opened and released on each, so that a clock no run could use is
- * refused when it is written (pmu.h says with what). A run opens its own.
- * Not during a run: its counters would make the probe fail, and the
- * probe's would make perf move them; the next run opens them anyway.
+ * Whether clock=cycles or ordered can be read on every online CPU, and
+ * advances on this one: each CPU of a run checks its own again as the
+ * run starts (tb_counter_check()), a CPU that came up since among them.
+ */
+static int tb_counter_probe(void)
+{
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu)
+		if (!tb_counter_usable(cpu))
+			return -ENODEV;
+	return tb_counter_check();
+}
+
+/*
+ * Whether a clock can be used, so that one no run could use is refused
+ * when it is written. A PMU clock's counter must be had on every online
+ * CPU: one is opened and released on each (pmu.h says with what errno).
+ * A run opens its own. Not during a run: its counters would make the
+ * probe fail, and the probe's would make perf move them; the next run
+ * opens them anyway.
  */
 static int tb_clock_probe(enum tb_clock clock)
 {
@@ -85,6 +101,8 @@ static int tb_clock_probe(enum tb_clock clock)
 	unsigned int cpu;
 	int err = 0;
 
+	if (clock == TB_CLOCK_CYCLES || clock == TB_CLOCK_ORDERED)
+		return tb_counter_probe();
 	if (!tb_clock_pmu(clock) || !mutex_trylock(&tb_run_lock))
 		return 0;
 	for_each_online_cpu(cpu) {
@@ -281,6 +299,11 @@ MODULE_PARM_DESC(clock, "what windows are timed with: cycles, ordered, ns, instr
 static bool tb_run_at_load;
 module_param_named(run, tb_run_at_load, bool, 0444);
 MODULE_PARM_DESC(run, "run one benchmark at load and log its summary");
+
+/* clock.h: the refusal of a counter with an erratum, where none has one */
+module_param_named(force_counter_erratum, tb_force_counter_erratum, bool, 0444);
+MODULE_PARM_DESC(force_counter_erratum,
+		 "for tests: refuse cycles and ordered, as on a CPU whose counter has an erratum");
 
 /* Triggers */
 

@@ -6,14 +6,17 @@
  * own instruction. The one place that knows each architecture's counters
  * and each kernel's numbering of them; tracerbench.c includes it.
  *
- * A window reads only the low 32 bits and takes their difference modulo
- * 2^32: right for counters of any width (arm64's are 32 bits without
- * FEAT_PMUv3p5), and no window comes near 2^31 events. perf gives a
- * counting event a period of 2^31 - 1 on arm64 (2^47 - 1 on x86): as the
- * counter overflows, its interrupt sets it back by that much, and a window
- * that spans this reads at least 2^31, and is timed again.
+ * A window reads only the low TB_PMC_BITS (32) bits and takes their
+ * difference modulo 2^32 (ticks.h): right for counters of any width
+ * (arm64's are 32 bits without FEAT_PMUv3p5), and no window comes near
+ * 2^31 events. perf gives a counting event a period of 2^31 - 1 on arm64
+ * (2^47 - 1 on x86): as the counter overflows, its interrupt sets it back
+ * by that much, and a window that spans this reads at least 2^31, and is
+ * timed again.
  */
 #include <linux/perf_event.h>
+
+#define TB_PMC_BITS		32
 
 /* What a window's read selects: the counter perf gave the event. */
 static DEFINE_PER_CPU(u32, tb_pmc_sel);
@@ -23,21 +26,27 @@ static DEFINE_PER_CPU(u32, tb_pmc_sel);
 #if defined(CONFIG_X86)
 /*
  * rdpmc takes perf's own selector for the counter, which marks the fixed
- * counters; at CPL 0 it needs no CR4.PCE. lfence first, as in
- * rdtsc_ordered(): the read waits for the instructions before it.
+ * counters; at CPL 0 it needs no CR4.PCE. Ordered as rdtsc_ordered() and
+ * Intel's guidance for timing code order a read: an lfence before, so
+ * that it waits for the instructions before it, and where it opens a
+ * window (@open), one after, so that those after wait for it; each the
+ * kernel's barrier_nospec(), lfence where lfence orders.
  */
-static __always_inline u32 tb_pmc_read(bool cycles, u32 sel)
+static __always_inline u32 tb_pmc_read(bool cycles, u32 sel, bool open)
 {
 	u32 lo, hi;
 
-	asm volatile("lfence; rdpmc" : "=a" (lo), "=d" (hi) : "c" (sel));
+	barrier_nospec();
+	asm volatile("rdpmc" : "=a" (lo), "=d" (hi) : "c" (sel));
+	if (open)
+		barrier_nospec();
 	return lo;
 }
 
-/* lfence came with SSE2; the PMUs of older CPUs go without these clocks */
+/* where lfence does not order (see above), the reads would not be */
 static bool tb_pmc_usable(void)
 {
-	return boot_cpu_has(X86_FEATURE_XMM2);
+	return boot_cpu_has(X86_FEATURE_LFENCE_RDTSC);
 }
 
 static int tb_pmc_sel_of(const struct perf_event *event, bool cycles,
@@ -53,19 +62,26 @@ static int tb_pmc_sel_of(const struct perf_event *event, bool cycles,
  * arm64: core cycles from the cycle counter, PMCCNTR_EL0; instructions
  * from a general counter, selected in PMSELR_EL0 and read through
  * PMXEVCNTR_EL0. Each read selects afresh, as an interrupt may have
- * selected another. The isb makes the read wait for what comes before.
- * One instruction sequence per clock, with no branch on the counter: a
- * window runs the same instructions whichever counter it reads.
+ * selected another. The isb makes the read wait for what comes before,
+ * and where it opens a window (@open), a second one makes what follows
+ * wait for it. One instruction sequence per clock, with no branch on the
+ * counter: a window runs the same instructions whichever counter it reads.
  */
-static __always_inline u32 tb_pmc_read(bool cycles, u32 sel)
+static __always_inline u32 tb_pmc_read(bool cycles, u32 sel, bool open)
 {
+	u32 v;
+
 	if (cycles) {
 		isb();
-		return read_sysreg(pmccntr_el0);
+		v = read_sysreg(pmccntr_el0);
+	} else {
+		write_sysreg(sel, pmselr_el0);
+		isb();
+		v = read_sysreg(pmxevcntr_el0);
 	}
-	write_sysreg(sel, pmselr_el0);
-	isb();
-	return read_sysreg(pmxevcntr_el0);
+	if (open)
+		isb();
+	return v;
 }
 
 /*
@@ -194,7 +210,7 @@ static const char *tb_pmc_name(const struct perf_event *event)
 }
 #else
 /* Nothing to read: tb_pmc_create() refuses every PMU clock. */
-static __always_inline u32 tb_pmc_read(bool cycles, u32 sel)
+static __always_inline u32 tb_pmc_read(bool cycles, u32 sel, bool open)
 {
 	return 0;
 }

@@ -49,6 +49,8 @@
 #include "pace.h"
 #include "stats.c"
 #include "hist.c"
+#include "ticks.h"
+#include "clock.h"
 #include "pmu.h"
 
 /* Kbuild passes the version; a build outside it still gets one. */
@@ -141,7 +143,7 @@ static struct tb_param tb_params[TB_NR_PARAMS] = {
 
 /*
  * What a window is timed with: get_cycles(), the architecture's serialising
- * read of the same counter, ktime_get_ns(), or a PMU counter of the
+ * read of the same counter, ktime_get_mono_fast_ns(), or a PMU counter of the
  * instructions or the core cycles spent in the kernel (pmu.h). See
  * tb_clock_read().
  */
@@ -337,8 +339,9 @@ static int tb_cpuhp_state;		/* 0 until registered */
  * than __this_cpu_*(): with CONFIG_DEBUG_PREEMPT the latter check their
  * context, which differs with irqs or preemption off, so calibration and
  * windows would run different code. The thread is bound to its CPU.
+ * notrace: it runs inside the windows, where no ftrace call may be.
  */
-static noinline void simulate_critical_section(void)
+static noinline notrace void simulate_critical_section(void)
 {
 	unsigned long state = raw_cpu_read(tb_work_state);
 
@@ -350,66 +353,40 @@ static noinline void simulate_critical_section(void)
 }
 
 /*
- * The counter that get_cycles() reads, read as get_cycles() reads it but
- * always inline, so that a window holds no call. x86: get_cycles() is only
- * inline, and a kernel built for size (-Os) calls an out-of-line copy;
- * take rdtsc(), which is what it returns. arm64: get_cycles() calls through
- * the arch_timer_read_counter pointer, whose target on parts without a
- * counter erratum (QEMU's virt board among them) is
- * __arch_counter_get_cntvct(), an isb and an mrs of CNTVCT: take that, so
- * on arm64 cycles and ordered read alike.
- */
-static __always_inline u64 tb_clock_cycles(void)
-{
-#if defined(CONFIG_X86)
-	return rdtsc();
-#elif defined(CONFIG_ARM64)
-	return __arch_counter_get_cntvct();
-#else
-	return get_cycles();
-#endif
-}
-
-/*
- * The architecture's serialising read of the counter, ordered against the
- * instructions around it: the one place that differs per architecture.
- * x86: lfence;rdtsc or rdtscp, patched in by alternatives. arm64: an isb
- * before reading CNTVCT (and ordering after it), as the vDSO does. Others:
- * full barriers around get_cycles(), the nearest thing portable code has.
- */
-static __always_inline u64 tb_clock_ordered(void)
-{
-#if defined(CONFIG_X86)
-	return rdtsc_ordered();
-#elif defined(CONFIG_ARM64)
-	return __arch_counter_get_cntvct();
-#else
-	u64 t;
-
-	mb();	/* earlier instructions complete before the read */
-	t = get_cycles();
-	mb();	/* and later ones wait for it */
-	return t;
-#endif
-}
-
-/*
  * @clock is a constant in every window, so this folds to one read. @sel:
- * the PMU counter that perf gave this CPU's event (tb_pmc_sel).
+ * the PMU counter that perf gave this CPU's event (tb_pmc_sel). @open:
+ * the read opens a window, which the ordered reads keep what follows
+ * from entering early. clock=ns: ktime_get_mono_fast_ns(), notrace, with
+ * no retry on the timekeeper's seqcount, as refscale times with it.
  */
-static __always_inline u64 tb_clock_read(enum tb_clock clock, u32 sel)
+static __always_inline u64 tb_clock_read(enum tb_clock clock, u32 sel,
+					 bool open)
 {
 	switch (clock) {
 	case TB_CLOCK_ORDERED:
-		return tb_clock_ordered();
+		return tb_counter_read_ordered(open);
 	case TB_CLOCK_NS:
-		return ktime_get_ns();
+		return ktime_get_mono_fast_ns();
 	case TB_CLOCK_INSTRUCTIONS:
-		return tb_pmc_read(false, sel);
+		return tb_pmc_read(false, sel, open);
 	case TB_CLOCK_CORE_CYCLES:
-		return tb_pmc_read(true, sel);
+		return tb_pmc_read(true, sel, open);
 	default:
-		return tb_clock_cycles();
+		return tb_counter_read();
+	}
+}
+
+/* How wide a counter @clock reads, for tb_window_ticks(). */
+static __always_inline unsigned int tb_clock_bits(enum tb_clock clock)
+{
+	switch (clock) {
+	case TB_CLOCK_NS:
+		return 64;
+	case TB_CLOCK_INSTRUCTIONS:
+	case TB_CLOCK_CORE_CYCLES:
+		return TB_PMC_BITS;
+	default:
+		return TB_COUNTER_BITS;
 	}
 }
 
@@ -477,14 +454,6 @@ static __always_inline void tb_pair(enum tb_prim prim, bool work)
 }
 
 /*
- * What a window returns to be timed again: one across a PMU counter's
- * overflow. The sampling loop retries it; a retry loop in the window
- * itself would keep batch live across it, which gcc spilled to the stack
- * and reloaded inside the window on arm64 with KASAN.
- */
-#define TB_WINDOW_AGAIN		U64_MAX
-
-/*
  * Each timed window is a function of its own (tb_win_*, below), called
  * directly by a sampling loop of its own (tb_sample_*, further below):
  * the compiler cannot blend its code with the sample store, the histogram
@@ -497,7 +466,10 @@ static __always_inline void tb_pair(enum tb_prim prim, bool work)
  * with non-volatile asm such as the preempt-count increment: barrier()
  * after the first read and before the second keeps the primitive inside
  * the window, and everything else out of it. The PMU counter to read is
- * loaded before the window opens.
+ * loaded before the window opens. A window to be timed again (ticks.h)
+ * is returned as such: the sampling loop retries it, where a retry loop in
+ * the window itself would keep batch live across it, which gcc spilled to
+ * the stack and reloaded inside the window on arm64 with KASAN.
  */
 static __always_inline u64 tb_window(enum tb_prim prim, bool work,
 				     enum tb_clock clock, u64 batch)
@@ -505,7 +477,7 @@ static __always_inline u64 tb_window(enum tb_prim prim, bool work,
 	u32 sel = tb_clock_pmu(clock) ? raw_cpu_read(tb_pmc_sel) : 0;
 	u64 t0, t1;
 
-	t0 = tb_clock_read(clock, sel);
+	t0 = tb_clock_read(clock, sel, true);
 	barrier();
 	tb_selftest_store(t0);
 	/* batch >= 1: no test before the first pair */
@@ -513,14 +485,8 @@ static __always_inline u64 tb_window(enum tb_prim prim, bool work,
 		tb_pair(prim, work);
 	} while (--batch);
 	barrier();
-	t1 = tb_clock_read(clock, sel);
-	if (tb_clock_pmu(clock)) {
-		/* pmu.h: 32 bits of the counter, set back as it overflows */
-		u32 d = t1 - t0;
-
-		return d < BIT(31) ? d : TB_WINDOW_AGAIN;
-	}
-	return t1 - t0;
+	t1 = tb_clock_read(clock, sel, false);
+	return tb_window_ticks(t0, t1, tb_clock_bits(clock));
 }
 
 /*
@@ -590,6 +556,21 @@ static int tb_checkpoint(struct tb_pacing *pacing, enum tb_prim prim)
 	return tb_stop_reason(pacing->run);
 }
 
+/*
+ * A window to be timed again, at most TB_RETIME_MAX times: the first that
+ * reads right, or one that still reads negative. Rare, so a call through
+ * a pointer will do.
+ */
+static noinline u64 tb_retime(u64 (*window)(u64 n), u64 batch)
+{
+	u64 sample = TB_WINDOW_AGAIN;
+	unsigned int i;
+
+	for (i = 0; i < TB_RETIME_MAX && tb_window_again(sample); i++)
+		sample = window(batch);
+	return sample;
+}
+
 /* Untimed windows, paced as the timed ones are. */
 static __always_inline int tb_warm_up(struct tb_pacing *pacing,
 				      enum tb_prim prim, u64 (*window)(u64 n),
@@ -635,11 +616,16 @@ static __always_inline int tb_sample_loop(u64 (*window)(u64 n),
 	err = tb_warm_up(pacing, prim, window, batch);
 	/* a stop during the warm-up records no window */
 	for (left = n; !err && left;) {
-		u64 sample;
+		u64 sample = window(batch);
 
-		do {
-			sample = window(batch);
-		} while (unlikely(sample == TB_WINDOW_AGAIN));
+		if (unlikely(tb_window_again(sample))) {
+			/* a counter that keeps reading wrong is no clock */
+			sample = tb_retime(window, batch);
+			if (tb_window_again(sample)) {
+				err = -EIO;
+				break;
+			}
+		}
 		sample -= overhead;
 
 		if (unlikely(!tb_rec_fast_add(hist, fast, sample, &fast_sum)))
@@ -847,7 +833,7 @@ static u64 tb_span_read(const struct tb_config *cfg, struct tb_cpu *tc)
 	case TB_CLOCK_CORE_CYCLES:
 		return tb_pmc_count(tc->pmc);
 	default:
-		return tb_clock_read(cfg->clock, 0);
+		return tb_clock_read(cfg->clock, 0, false);
 	}
 }
 
@@ -880,6 +866,11 @@ static int tb_measure_cpu(struct tb_run *run, struct tb_cpu *tc)
 	enum tb_prim prim;
 	int err;
 
+	if (cfg->clock == TB_CLOCK_CYCLES || cfg->clock == TB_CLOCK_ORDERED) {
+		err = tb_counter_check();
+		if (err)
+			return err;
+	}
 	tb_pacing_init(&pacing, run);
 	tb_hist_init(&buf->calibration);
 	for (prim = 0; prim < TB_NR_PRIMS; prim++) {

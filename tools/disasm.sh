@@ -13,7 +13,7 @@
 # Each window is a function of its own, tb_win_PRIM[_ordered|_ns][_work]
 # (tracerbench.c, tb_window()). A clock read (x86: rdtsc, rdtscp, rdpmc;
 # arm64: mrs of cntvct_el0, cntvctss_el0, pmccntr_el0 or pmxevcntr_el0;
-# or a call of ktime_get for clock=ns) opens the window, and one closes it. The window is
+# or a call of ktime_get_mono_fast_ns for clock=ns) opens the window, and one closes it. The window is
 # every instruction reachable from the opening read without passing a
 # read, following jumps: the check holds wherever the compiler places a
 # block (the unlikely preempt_schedule() call of preempt_enable() goes after
@@ -158,7 +158,7 @@ function is_uncond(o) {
 	return arch == "arm64" ? o == "b" : o == "jmp"
 }
 function is_read(j) {
-	if (is_call(op[j]) && target[j] == "ktime_get")
+	if (is_call(op[j]) && target[j] == "ktime_get_mono_fast_ns")
 		return 1
 	if (arch == "arm64")
 		return op[j] == "mrs" && args[j] ~ /, (cntvct_el0|cntvctss_el0|s3_3_c14_c0_6|pmccntr_el0|pmxevcntr_el0)$/

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The few kernel definitions heap.c, stats.c, hist.c, pace.h and the case
+ * The few kernel definitions heap.c, stats.c, hist.c, pace.h, ticks.h and the case
  * tables in ../cases/ use, for building them unchanged in user space.
  * include/linux/{types,limits,stddef,math64,bitops,string}.h forward here.
  */
@@ -12,7 +12,10 @@
 #include <string.h>
 
 typedef unsigned long long u64;
+typedef long long s64;
 typedef unsigned int u32;
+
+/* __always_inline: glibc's <sys/cdefs.h>, through <string.h>, has it */
 
 #define U64_MAX ((u64)~0ULL)
 

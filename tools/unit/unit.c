@@ -312,7 +312,7 @@ int main(void)
 {
 	static const struct unit_suite *const suites[] = {
 		&heap_suite, &stats_suite, &structured_suite, &random_suite,
-		&hist_suite, &pace_suite, &rec_suite,
+		&hist_suite, &pace_suite, &rec_suite, &ticks_suite,
 	};
 	size_t plan = 0, i;
 

@@ -29,6 +29,7 @@ extern const struct unit_suite random_suite;
 extern const struct unit_suite hist_suite;
 extern const struct unit_suite pace_suite;
 extern const struct unit_suite rec_suite;
+extern const struct unit_suite ticks_suite;
 
 extern char unit_case_name[160];
 void unit_start(void);

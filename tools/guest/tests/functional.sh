@@ -734,6 +734,38 @@ test_headless_load()
 	return $fail
 }
 
+# A CPU whose counter has an erratum (forced: no CPU here has one): cycles
+# and ordered are refused with ENODEV, written or left as the default, and
+# nothing changes; ns, which reads through the kernel's workaround, runs.
+test_counter_erratum()
+{
+	local fail=0 before
+
+	unload || return 1
+	insmod $MODULE force_counter_erratum=1 nr_samples=100 ||
+		{ diag "insmod force_counter_erratum=1 failed"; return 1; }
+	expect "clock at load" "$(cat $TB/clock)" cycles || fail=1
+	expect "run by cycles" "$(write_errno $TB/benchmark 1)" ENODEV || fail=1
+	expect "runs" "$(runs)" 0 || fail=1
+	echo ns >$TB/clock || fail=1
+	for c in ordered cycles; do
+		snap_params
+		before=$SNAPSHOT
+		expect "write $c" "$(write_errno $TB/clock $c)" ENODEV || fail=1
+		expect "settings after $c" "$(snapshot_params)" "$before" || fail=1
+	done
+	expect "run by ns" "$(write_errno $TB/benchmark 1)" OK || fail=1
+	expect "runs" "$(runs)" 1 || fail=1
+	expect "summary clock" "$(summary_key clock)" ns || fail=1
+	unload || fail=1
+	insmod $MODULE run=1 force_counter_erratum=1 nr_samples=100 2>/dev/null &&
+		{ diag "a headless run by cycles loaded"; unload; fail=1; }
+	[ -d $TB ] && { diag "a refused load left a tree"; fail=1; }
+	load || fail=1
+	test_defaults || fail=1
+	return $fail
+}
+
 test_rmmod_after_run()
 {
 	echo 1 >$TB/benchmark && rmmod tracerbench && [ ! -d $TB ] &&
@@ -862,6 +894,8 @@ group_functional()
 		test_hotplug_during_run
 	run_test "headless: parameters run at load, bad ones refuse it" \
 		test_headless_load
+	run_test "a counter with an erratum: cycles and ordered refused, ns runs" \
+		test_counter_erratum
 	if [ -d $PREEMPTIRQ ]; then
 		run_test "compare.sh --host measures off and on" \
 			test_compare_host_runs
