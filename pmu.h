@@ -14,6 +14,7 @@
  * by that much, and a window that spans this reads at least 2^31, and is
  * timed again.
  */
+#include <linux/cpufeature.h>
 #include <linux/perf_event.h>
 
 #define TB_PMC_BITS		32
@@ -88,10 +89,13 @@ static __always_inline u32 tb_pmc_read(bool cycles, u32 sel, bool open)
  * The registers above are PMUv3's: ID_AA64DFR0_EL1.PMUVer (bits 11:8) is
  * 1 to 0xe with it, and 0 or 0xf (IMPLEMENTATION DEFINED, as Apple's)
  * where perf drives another PMU, whose events these reads must not touch.
+ * The sanitised value, all CPUs' alike: a CPU that differs makes it 0,
+ * where this CPU's own register would answer for itself alone.
  */
 static bool tb_pmc_usable(void)
 {
-	unsigned int pmuver = (read_sysreg(id_aa64dfr0_el1) >> 8) & 0xf;
+	u64 dfr0 = read_sanitised_ftr_reg(SYS_ID_AA64DFR0_EL1);
+	unsigned int pmuver = cpuid_feature_extract_unsigned_field(dfr0, 8);
 
 	return pmuver >= 1 && pmuver <= 0xe;
 }
