@@ -103,10 +103,18 @@ static int tb_clock_probe(enum tb_clock clock)
 
 	if (clock == TB_CLOCK_CYCLES || clock == TB_CLOCK_ORDERED)
 		return tb_counter_probe();
-	if (!tb_clock_pmu(clock) || !mutex_trylock(&tb_run_lock))
+	if (!tb_clock_pmu(clock))
 		return 0;
+	if (!mutex_trylock(&tb_run_lock)) {
+		pr_notice("clock %s not checked: a run is under way, the next run checks it\n",
+			  tb_clock_names[clock]);
+		return 0;
+	}
 	for_each_online_cpu(cpu) {
 		err = tb_pmc_create(cpu, clock == TB_CLOCK_CORE_CYCLES, &event);
+		/* perf's refusal of a CPU going down is no missing PMU */
+		if (err && !cpu_online(cpu))
+			err = -EAGAIN;
 		if (err)
 			break;
 		perf_event_release_kernel(event);

@@ -34,6 +34,7 @@
 #include <linux/overflow.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
+#include <linux/refcount.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -269,9 +270,8 @@ struct tb_cpu_buf {
 	struct tb_sums sums[TB_NR_PRIMS];
 };
 
-/* Per-CPU state of the thread that measures on that CPU. */
+/* A run's part on one CPU: what its thread measures with, and into. */
 struct tb_cpu {
-	atomic_t pending;		/* a run wants this CPU, not yet taken */
 	struct tb_cpu_buf *buf;		/* the run's memory for this CPU */
 	struct perf_event *pmc;		/* the run's counter, PMU clocks only */
 	char pmu[TB_PMU_NAME_LEN];
@@ -281,21 +281,24 @@ struct tb_cpu {
 	u64 percentile[TB_NR_PRIMS];
 };
 
-static DEFINE_PER_CPU(struct tb_cpu, tb_cpu);
 static DEFINE_PER_CPU(struct task_struct *, tb_task);
 static DEFINE_PER_CPU(unsigned long, tb_work_state);
 
 /*
  * One measurement: a benchmark, or a percentile on the writer's CPU.
  *
- * Each CPU of the run has a part, offered through its tb_cpu.pending and
- * taken exactly once, with atomic_xchg(): by its thread, by tb_cpu_down()
- * as the CPU goes down, or by tb_take_back() as the run stops. Whoever
- * takes a part counts it off unstarted (the start barrier) and unfinished
- * (done), so both reach 0 however the parts went, and only then does the
- * writer free the buffers and let the next run reuse this.
+ * Each CPU of the run has a part, offered through that CPU's tb_pending
+ * and taken exactly once, with xchg() or cmpxchg(): by its thread, by
+ * tb_cpu_down() as the CPU goes down, or by tb_take_back() as the run
+ * stops. Whoever takes a part counts it off unstarted (the start
+ * barrier) and unfinished (done), so both reach 0 however the parts
+ * went, and drops the part's reference. The writer holds one more: the
+ * last reference dropped frees the run, its buffers and its counters,
+ * so that a writer that a signal ends returns at once, whatever its
+ * threads are doing, and they finish with the run on their own.
  */
 struct tb_run {
+	refcount_t refs;		/* the writer's, and one per part out */
 	struct tb_config cfg;
 	unsigned int percentile;	/* 0 for a benchmark run */
 	struct cpumask cpus;		/* CPUs taking part */
@@ -308,11 +311,13 @@ struct tb_run {
 	struct tb_heap heaps[TB_NR_PRIMS];
 	struct tb_report *report;	/* being filled; benchmark only */
 	u64 *scratch;			/* nr_cpu_ids values, for medians */
+	struct tb_cpu cpu[];		/* each CPU's part, by CPU number */
 };
 
-/* Runs, benchmark or percentile, happen one at a time. */
+/* Runs, benchmark or percentile, are set up one at a time. */
 static DEFINE_MUTEX(tb_run_lock);
-static struct tb_run tb_run;
+/* The run whose part on the CPU is offered, not yet taken. */
+static DEFINE_PER_CPU(struct tb_run *, tb_pending);
 
 /*
  * Whether a measuring thread goes on: 0, or why the run ends. -EINTR: the
@@ -701,7 +706,7 @@ static int tb_pmc_moved(const struct tb_run *run)
 
 static int tb_pmc_begin(const struct tb_run *run, u32 *sel)
 {
-	struct tb_cpu *tc = this_cpu_ptr(&tb_cpu);
+	const struct tb_cpu *tc = &run->cpu[raw_smp_processor_id()];
 	bool cycles = run->cfg.clock == TB_CLOCK_CORE_CYCLES;
 
 	if (!tb_clock_pmu(run->cfg.clock))
@@ -714,7 +719,7 @@ static int tb_pmc_begin(const struct tb_run *run, u32 *sel)
 
 static int tb_pmc_end(const struct tb_run *run, u32 sel)
 {
-	struct tb_cpu *tc = this_cpu_ptr(&tb_cpu);
+	const struct tb_cpu *tc = &run->cpu[raw_smp_processor_id()];
 	bool cycles = run->cfg.clock == TB_CLOCK_CORE_CYCLES;
 	u32 now;
 
@@ -927,7 +932,7 @@ static int tb_measure_cpu(struct tb_run *run, struct tb_cpu *tc)
 
 static int tb_thread_should_run(unsigned int cpu)
 {
-	return atomic_read(&per_cpu_ptr(&tb_cpu, cpu)->pending);
+	return !!READ_ONCE(per_cpu(tb_pending, cpu));
 }
 
 /*
@@ -946,26 +951,32 @@ static void tb_open_barrier(struct tb_run *run)
 	wake_up_all(&run->start);
 }
 
-/* After the last one, the writer may free the buffers and reuse the run. */
+static void tb_run_put(struct tb_run *run);
+
+/*
+ * A part is done with: after the last one the writer may publish. The
+ * part's reference goes last: the run may be freed then.
+ */
 static void tb_finish(struct tb_run *run)
 {
 	if (atomic_dec_and_test(&run->unfinished))
 		complete(&run->done);
+	tb_run_put(run);
 }
 
 /*
  * Take back every part of the run that no thread has taken: each CPU's
- * pending is taken exactly once, by its thread, by tb_cpu_down() or here,
- * always with atomic_xchg(), and whoever takes it arrives and finishes
- * for it. The caller still holds a part unfinished, or is the writer, so
- * the run outlives this.
+ * part is taken exactly once, by its thread, by tb_cpu_down() or here,
+ * and whoever takes it arrives and finishes for it. The caller still
+ * holds a reference, as a part unfinished or as the writer, so the run
+ * outlives this.
  */
 static void tb_take_back(struct tb_run *run)
 {
 	unsigned int cpu;
 
 	for_each_cpu(cpu, &run->cpus) {
-		if (!atomic_xchg(&per_cpu_ptr(&tb_cpu, cpu)->pending, 0))
+		if (cmpxchg(per_cpu_ptr(&tb_pending, cpu), run, NULL) != run)
 			continue;
 		if (tb_arrive(run))
 			tb_open_barrier(run);
@@ -994,9 +1005,9 @@ static void tb_stop(struct tb_run *run, int err)
  */
 static int tb_cpu_down(unsigned int cpu)
 {
-	struct tb_run *run = &tb_run;
+	struct tb_run *run = xchg(per_cpu_ptr(&tb_pending, cpu), NULL);
 
-	if (atomic_xchg(&per_cpu_ptr(&tb_cpu, cpu)->pending, 0)) {
+	if (run) {
 		tb_stop(run, -EAGAIN);
 		if (tb_arrive(run))
 			tb_open_barrier(run);
@@ -1007,23 +1018,22 @@ static int tb_cpu_down(unsigned int cpu)
 
 static void tb_thread_fn(unsigned int cpu)
 {
-	struct tb_cpu *tc = per_cpu_ptr(&tb_cpu, cpu);
-	struct tb_run *run = &tb_run;
+	struct tb_run *run;
 	bool last = false;
-	int taken, err;
+	int err;
 
 	/*
-	 * 0: the part was taken back before this thread ran. Taking it and
-	 * arriving happen without a break, so that a run being stopped never
-	 * waits for a thread that took its part and then lost its CPU
-	 * before the barrier. The wake-up, which may sleep, comes after.
+	 * NULL: the part was taken back before this thread ran. Taking it
+	 * and arriving happen without a break, so that the threads at the
+	 * barrier never wait for one that took its part and then lost its
+	 * CPU before arriving. The wake-up, which may sleep, comes after.
 	 */
 	preempt_disable();
-	taken = atomic_xchg(&tc->pending, 0);
-	if (taken)
+	run = xchg(per_cpu_ptr(&tb_pending, cpu), NULL);
+	if (run)
 		last = tb_arrive(run);
 	preempt_enable();
-	if (!taken)
+	if (!run)
 		return;
 	if (last)
 		tb_open_barrier(run);
@@ -1033,7 +1043,7 @@ static void tb_thread_fn(unsigned int cpu)
 			kthread_should_park());
 	err = tb_stop_reason(run);
 	if (!err)
-		err = tb_measure_cpu(run, tc);
+		err = tb_measure_cpu(run, &run->cpu[cpu]);
 	if (err)
 		tb_stop(run, err);
 	tb_finish(run);
@@ -1089,12 +1099,12 @@ static int tb_check_memory(const struct tb_run *run)
 }
 
 /* Give each CPU in run->cpus a buffer on its own node. */
-static int tb_alloc_buffers(const struct tb_run *run)
+static int tb_alloc_buffers(struct tb_run *run)
 {
 	unsigned int cpu;
 
 	for_each_cpu(cpu, &run->cpus) {
-		struct tb_cpu *tc = per_cpu_ptr(&tb_cpu, cpu);
+		struct tb_cpu *tc = &run->cpu[cpu];
 
 		tc->buf = kvmalloc_node(sizeof(*tc->buf), TB_GFP,
 					cpu_to_node(cpu));
@@ -1104,52 +1114,75 @@ static int tb_alloc_buffers(const struct tb_run *run)
 	return 0;
 }
 
-static void tb_free_buffers(void)
-{
-	unsigned int cpu;
-
-	for_each_possible_cpu(cpu) {
-		kvfree(per_cpu_ptr(&tb_cpu, cpu)->buf);
-		per_cpu_ptr(&tb_cpu, cpu)->buf = NULL;
-	}
-}
-
 /*
  * A PMU clock's counters, one on each CPU of the run, which the run opens
  * as it starts and releases as it ends, on every path: a counter held
  * between runs would deny it to other users for nothing.
  */
-static int tb_open_counters(const struct tb_run *run)
+static int tb_open_counters(struct tb_run *run)
 {
 	bool cycles = run->cfg.clock == TB_CLOCK_CORE_CYCLES;
 	unsigned int cpu;
 	int err;
 
 	for_each_cpu(cpu, &run->cpus) {
-		struct tb_cpu *tc = per_cpu_ptr(&tb_cpu, cpu);
+		struct tb_cpu *tc = &run->cpu[cpu];
 
 		strscpy(tc->pmu, "-", sizeof(tc->pmu));
 		if (!tb_clock_pmu(run->cfg.clock))
 			continue;
 		err = tb_pmc_create(cpu, cycles, &tc->pmc);
+		/* perf's refusal of a CPU going down is no missing PMU */
 		if (err)
-			return err;
+			return cpu_active(cpu) ? err : -EAGAIN;
 		strscpy(tc->pmu, tb_pmc_name(tc->pmc), sizeof(tc->pmu));
 	}
 	return 0;
 }
 
-static void tb_release_counters(void)
+/*
+ * A new run, for @percentile (0 for a benchmark), with one reference, the
+ * writer's; or NULL. The configuration is the caller's to copy in.
+ */
+static struct tb_run *tb_run_alloc(unsigned int percentile)
 {
+	struct tb_run *run;
+
+	run = kvzalloc(struct_size(run, cpu, nr_cpu_ids), TB_GFP);
+	if (!run)
+		return NULL;
+	refcount_set(&run->refs, 1);
+	run->percentile = percentile;
+	mutex_init(&run->merge_lock);
+	init_waitqueue_head(&run->start);
+	init_completion(&run->done);
+	return run;
+}
+
+/*
+ * Drop a reference; the last frees the run with everything it holds:
+ * the counters, the buffers and the report not published. It may sleep.
+ */
+static void tb_run_put(struct tb_run *run)
+{
+	enum tb_prim prim;
 	unsigned int cpu;
 
+	if (!refcount_dec_and_test(&run->refs))
+		return;
 	for_each_possible_cpu(cpu) {
-		struct tb_cpu *tc = per_cpu_ptr(&tb_cpu, cpu);
+		struct tb_cpu *tc = &run->cpu[cpu];
 
 		if (tc->pmc)
 			perf_event_release_kernel(tc->pmc);
-		tc->pmc = NULL;
+		kvfree(tc->buf);
 	}
+	for (prim = 0; prim < TB_NR_PRIMS; prim++)
+		tb_heap_init(&run->heaps[prim], NULL, 0);
+	kvfree(run->report);
+	kvfree(run->scratch);
+	mutex_destroy(&run->merge_lock);
+	kvfree(run);
 }
 
 /*
@@ -1158,9 +1191,9 @@ static void tb_release_counters(void)
  * queues behind one (static_key_enable(): the event toggle), never waits
  * for a run. A CPU of the run that goes down ends it with -EAGAIN (see
  * tb_cpu_down() and tb_stop_reason()); a CPU that comes up takes no part.
- * The per-CPU buffers and counters live only this long: a thread touches
- * them between taking its part and tb_finish(), and the writer frees them
- * after the last tb_finish().
+ * A signal ends the run and this wait at once: a thread that a real-time
+ * task keeps off its CPU while it measures finishes with the run when it
+ * runs again, and the last reference frees what the run holds.
  */
 static int tb_run_cpus(struct tb_run *run, u64 *duration_ns)
 {
@@ -1178,27 +1211,26 @@ static int tb_run_cpus(struct tb_run *run, u64 *duration_ns)
 	if (!err)
 		err = tb_open_counters(run);
 	if (err)
-		goto free;
+		return err;
 
 	nr = cpumask_weight(&run->cpus);
 	atomic_set(&run->unstarted, nr);
 	atomic_set(&run->unfinished, nr);
-	reinit_completion(&run->done);
-	WRITE_ONCE(run->stop, 0);
 
 	start = ktime_get_ns();
 	for_each_cpu(cpu, &run->cpus) {
+		refcount_inc(&run->refs);
 		/*
 		 * Release: a thread still looping from the last run may see
-		 * pending without the wake-up's barrier, and must then see
+		 * its part without the wake-up's barrier, and must then see
 		 * the run set up above as well. A parked thread is not woken.
 		 */
-		atomic_set_release(&per_cpu_ptr(&tb_cpu, cpu)->pending, 1);
+		smp_store_release(per_cpu_ptr(&tb_pending, cpu), run);
 		wake_up_process(per_cpu(tb_task, cpu));
 		/*
-		 * pending, then cpu_active(): the mirror of tb_cpu_down(),
-		 * whose atomic_xchg() of pending follows the CPU's leaving
-		 * the mask. Either it sees pending, or this sees the CPU gone.
+		 * The part, then cpu_active(): the mirror of tb_cpu_down(),
+		 * whose xchg() of the part follows the CPU's leaving the
+		 * mask. Either it sees the part, or this sees the CPU gone.
 		 */
 		smp_mb();
 		if (!cpu_active(cpu))
@@ -1209,21 +1241,10 @@ static int tb_run_cpus(struct tb_run *run, u64 *duration_ns)
 		tb_take_back(run);
 
 	/* interruptible: any signal ends the run, Ctrl-C as well as a kill */
-	if (wait_for_completion_interruptible(&run->done)) {
+	if (wait_for_completion_interruptible(&run->done))
 		tb_stop(run, -EINTR);
-		/*
-		 * A thread that a real-time task keeps off its CPU while it
-		 * measures holds the run until it runs again. TASK_IDLE: that
-		 * wait is no hung task.
-		 */
-		wait_for_completion_state(&run->done, TASK_IDLE);
-	}
 	*duration_ns = ktime_get_ns() - start;
-	err = READ_ONCE(run->stop);
-free:
-	tb_release_counters();
-	tb_free_buffers();
-	return err;
+	return READ_ONCE(run->stop);
 }
 
 static int tb_alloc_report(struct tb_run *run)
@@ -1241,18 +1262,6 @@ static int tb_alloc_report(struct tb_run *run)
 			     run->cfg.nr_highest);
 	}
 	return 0;
-}
-
-static void tb_free_report(struct tb_run *run)
-{
-	enum tb_prim prim;
-
-	for (prim = 0; prim < TB_NR_PRIMS; prim++)
-		tb_heap_init(&run->heaps[prim], NULL, 0);
-	kvfree(run->report);
-	run->report = NULL;
-	kvfree(run->scratch);
-	run->scratch = NULL;
 }
 
 static u64 tb_cpu_counter_hz(const struct tb_cpu *tc, enum tb_prim prim)
@@ -1281,7 +1290,7 @@ static u64 tb_median_over_cpus(struct tb_run *run,
 	size_t nr = 0;
 
 	for_each_cpu(cpu, &run->cpus)
-		values[nr++] = get(per_cpu_ptr(&tb_cpu, cpu), prim);
+		values[nr++] = get(&run->cpu[cpu], prim);
 	return tb_median(values, nr);
 }
 
@@ -1335,10 +1344,8 @@ static void tb_publish_benchmark(struct tb_run *run, u64 duration_ns)
 		struct tb_row *row = &rep->rows[rep->nr_rows++];
 
 		row->cpu = cpu;
-		strscpy(row->pmu, per_cpu_ptr(&tb_cpu, cpu)->pmu,
-			sizeof(row->pmu));
-		memcpy(row->res, per_cpu_ptr(&tb_cpu, cpu)->res,
-		       sizeof(row->res));
+		strscpy(row->pmu, run->cpu[cpu].pmu, sizeof(row->pmu));
+		memcpy(row->res, run->cpu[cpu].res, sizeof(row->res));
 	}
 
 	mutex_lock(&tb_results_lock);
@@ -1353,21 +1360,25 @@ static void tb_publish_benchmark(struct tb_run *run, u64 duration_ns)
 
 static int tb_benchmark(void)
 {
-	struct tb_run *run = &tb_run;
+	struct tb_run *run;
 	u64 duration_ns;
 	int err;
 
 	if (mutex_lock_interruptible(&tb_run_lock))
 		return -EINTR;
 
-	tb_snapshot_config(&run->cfg);
-	run->percentile = 0;
-	err = tb_alloc_report(run);
+	run = tb_run_alloc(0);
+	err = -ENOMEM;
+	if (run) {
+		tb_snapshot_config(&run->cfg);
+		err = tb_alloc_report(run);
+	}
 	if (!err)
 		err = tb_run_cpus(run, &duration_ns);
 	if (!err)
 		tb_publish_benchmark(run, duration_ns);
-	tb_free_report(run);
+	if (run)
+		tb_run_put(run);
 	mutex_unlock(&tb_run_lock);
 	return err;
 }
@@ -1375,7 +1386,7 @@ static int tb_benchmark(void)
 /* Sample afresh on the writer's CPU and publish the @pct percentile. */
 static int tb_percentile_run(unsigned int pct)
 {
-	struct tb_run *run = &tb_run;
+	struct tb_run *run;
 	enum tb_prim prim;
 	struct tb_cpu *tc;
 	u64 duration_ns;
@@ -1384,17 +1395,22 @@ static int tb_percentile_run(unsigned int pct)
 	if (mutex_lock_interruptible(&tb_run_lock))
 		return -EINTR;
 
+	run = tb_run_alloc(pct);
+	if (!run) {
+		mutex_unlock(&tb_run_lock);
+		return -ENOMEM;
+	}
 	tb_snapshot_config(&run->cfg);
-	run->percentile = pct;
 	err = tb_run_cpus(run, &duration_ns);
 	if (!err) {
-		tc = per_cpu_ptr(&tb_cpu, cpumask_first(&run->cpus));
+		tc = &run->cpu[cpumask_first(&run->cpus)];
 		mutex_lock(&tb_results_lock);
 		for (prim = 0; prim < TB_NR_PRIMS; prim++)
 			tb_percentiles[prim] = div64_u64(tc->percentile[prim],
 							 run->cfg.batch);
 		mutex_unlock(&tb_results_lock);
 	}
+	tb_run_put(run);
 	mutex_unlock(&tb_run_lock);
 	return err;
 }
@@ -1439,9 +1455,6 @@ static int __init tracerbench_init(void)
 {
 	int err;
 
-	mutex_init(&tb_run.merge_lock);
-	init_waitqueue_head(&tb_run.start);
-	init_completion(&tb_run.done);
 	if (tb_cpus_all)
 		cpumask_copy(&tb_cpus_wanted, cpu_possible_mask);
 

@@ -282,6 +282,47 @@ test_killed_before_barrier()
 	return $fail
 }
 
+# stime PID: the clock ticks PID has spent in the kernel
+stime()
+{
+	awk '{ print $15 }' /proc/$1/stat 2>/dev/null
+}
+
+# A killed writer returns at once while a thread of its run measures and
+# a real-time task keeps that thread off its CPU: the thread finishes
+# with the run when it runs again, and the last one out frees what the
+# run holds (the leaks group finds nothing left on the debug kernel).
+test_killed_while_starved()
+{
+	local fail=0 pid before thread t0 n=0
+	before=$(runs)
+	echo 4294967296 >$TB/nr_samples
+	taskset -c 0 /tests/tbio write $TB/benchmark 1 >/tmp/a &
+	pid=$!
+	thread=$(pid_of "tracerbench/$HOLD_CPU")
+	t0=$(stime "$thread")
+	# measuring: ten ticks in the kernel since the run began, far more
+	# than taking its part and passing the barrier take
+	while [ "$(stime "$thread")" -lt $((t0 + 10)) ] && [ $n -lt 3000 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	[ -s /tmp/a ] && { diag "the run ended: $(cat /tmp/a)"; return 1; }
+	hold_cpu || { kill -9 $pid; wait; return 1; }
+	kill -9 $pid
+	wait_gone $pid ||
+		{ diag "the killed writer waits for its starved thread"; fail=1; }
+	{ wait $pid; } 2>/dev/null
+	hog_alive "when the killed writer returned" || fail=1
+	expect "runs while starved" "$(runs)" "$before" || fail=1
+	release_cpu
+	echo 100 >$TB/nr_samples
+	expect "next run" "$(write_errno $TB/benchmark 1)" OK || fail=1
+	expect "runs" "$(runs)" $((before + 1)) || fail=1
+	set_defaults
+	return $fail
+}
+
 # On a kernel without the tracepoints, tools/compare.sh --host says so.
 test_compare_host_refuses()
 {
@@ -889,6 +930,8 @@ group_functional()
 	done </tmp/endings
 	run_test "a killed writer ends a run a thread never started" \
 		test_killed_before_barrier
+	run_test "a killed writer returns at once while a thread of its run is starved" \
+		test_killed_while_starved
 	run_test "an empty write to benchmark runs nothing" test_empty_write
 	run_test "hotplug and a static-key toggle never wait for a run" \
 		test_hotplug_during_run
