@@ -207,14 +207,42 @@ u64 tb_u128_div(struct tb_u128 n, u64 d, u64 *rem)
  */
 struct tb_fixed tb_fixed_ratio(struct tb_u128 n, u64 d)
 {
-	struct tb_fixed f;
-	u64 rem;
+	return tb_fixed_ratio_shr(n, d, 0);
+}
 
-	if (n.hi >= d)
+/* @a >> @s, for s < 64 */
+static struct tb_u128 tb_u128_shr(struct tb_u128 a, unsigned int s)
+{
+	struct tb_u128 r = a;
+
+	if (s) {
+		r.lo = a.lo >> s | a.hi << (64 - s);
+		r.hi = a.hi >> s;
+	}
+	return r;
+}
+
+/*
+ * Nested floors, floor(floor(x / a) / b) = floor(x / (a * b)): the whole
+ * part is (n >> shift) / d. The remainder of n by d * 2^shift is
+ * rem * 2^shift + low, where rem is that of (n >> shift) by d and low the
+ * bits shifted out; its thousandths, floor(1000 * rem + 1000 * low /
+ * 2^shift) / d again, are below 1000. 1000 * low < 2^(shift + 10) fits a
+ * u64.
+ */
+struct tb_fixed tb_fixed_ratio_shr(struct tb_u128 n, u64 d, unsigned int shift)
+{
+	struct tb_u128 q = tb_u128_shr(n, shift), milli;
+	u64 low = n.lo & (BIT_ULL(shift) - 1), rem;
+	struct tb_fixed f;
+
+	if (q.hi >= d)
 		return (struct tb_fixed){ U64_MAX, 999 };
-	f.whole = tb_u128_div(n, d, &rem);
+	f.whole = tb_u128_div(q, d, &rem);
 	/* rem < d, so rem * 1000 / d < 1000, but rem * 1000 needs 128 bits */
-	f.milli = tb_u128_div(tb_u128_mul(rem, 1000), d, NULL);
+	milli = tb_u128_mul(rem, 1000);
+	tb_u128_add(&milli, (low * 1000) >> shift);
+	f.milli = tb_u128_div(milli, d, NULL);
 	return f;
 }
 
@@ -228,12 +256,14 @@ static struct tb_u128 tb_u128_sub(struct tb_u128 a, struct tb_u128 b)
 	return r;
 }
 
-struct tb_sfixed tb_fixed_diff_ratio(struct tb_u128 a, struct tb_u128 b, u64 d)
+struct tb_sfixed tb_fixed_diff_ratio(struct tb_u128 a, struct tb_u128 b, u64 d,
+				     unsigned int shift)
 {
 	bool neg = a.hi < b.hi || (a.hi == b.hi && a.lo < b.lo);
 	struct tb_sfixed f;
 
-	f.mag = tb_fixed_ratio(neg ? tb_u128_sub(b, a) : tb_u128_sub(a, b), d);
+	f.mag = tb_fixed_ratio_shr(neg ? tb_u128_sub(b, a) : tb_u128_sub(a, b),
+				   d, shift);
 	f.neg = neg && (f.mag.whole || f.mag.milli);
 	return f;
 }
@@ -260,7 +290,7 @@ struct tb_sfixed tb_sums_mean(const struct tb_sums *s, u64 batch)
 {
 	if (!s->nr)
 		return (struct tb_sfixed){};
-	return tb_fixed_diff_ratio(s->raw, s->less, s->nr * batch);
+	return tb_fixed_diff_ratio(s->raw, s->less, s->nr * batch, 0);
 }
 
 /*

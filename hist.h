@@ -150,10 +150,18 @@ u64 tb_u128_div(struct tb_u128 n, u64 d, u64 *rem);
 /* @n / @d with three decimals, each rounded down. Needs d > 0. */
 struct tb_fixed tb_fixed_ratio(struct tb_u128 n, u64 d);
 /*
- * (@a - @b) / @d, signed, with three decimals: the magnitude as
- * tb_fixed_ratio() gives it, so rounded toward 0. Needs d > 0.
+ * @n / (@d * 2^@shift) as tb_fixed_ratio() gives it, for a divisor that
+ * may not fit a u64: it is never formed. Needs d > 0 and shift < 54.
  */
-struct tb_sfixed tb_fixed_diff_ratio(struct tb_u128 a, struct tb_u128 b, u64 d);
+struct tb_fixed tb_fixed_ratio_shr(struct tb_u128 n, u64 d,
+				   unsigned int shift);
+/*
+ * (@a - @b) / (@d * 2^@shift), signed, with three decimals: the magnitude
+ * as tb_fixed_ratio_shr() gives it, so rounded toward 0. Needs d > 0 and
+ * shift < 54.
+ */
+struct tb_sfixed tb_fixed_diff_ratio(struct tb_u128 a, struct tb_u128 b, u64 d,
+				     unsigned int shift);
 
 /*
  * What the mean of (window - overhead) comes from: exact sums, so that no

@@ -20,6 +20,7 @@ typedef unsigned int u32;
 #define U64_MAX ((u64)~0ULL)
 
 #define BIT(nr) (1UL << (nr))
+#define BIT_ULL(nr) (1ULL << (nr))
 
 /* 1-based index of the most significant set bit, 0 if none, as the kernel's */
 static inline int fls64(u64 x)

@@ -62,11 +62,17 @@ static __uint128_t ref_wide(struct tb_u128 v)
 	return (__uint128_t)v.hi << 64 | v.lo;
 }
 
-static struct tb_fixed ref_ratio(__uint128_t n, u64 d)
+/* n / d with three decimals, for d < 2^118: n % d * 1000 fits */
+static struct tb_fixed ref_ratio_wide(__uint128_t n, __uint128_t d)
 {
 	if (n / d > U64_MAX)
 		return (struct tb_fixed){ U64_MAX, 999 };
 	return (struct tb_fixed){ n / d, n % d * 1000 / d };
+}
+
+static struct tb_fixed ref_ratio(__uint128_t n, u64 d)
+{
+	return ref_ratio_wide(n, d);
 }
 
 /* The @rank-th smallest (clamped to 1..n) as its bucket's low bound. */
@@ -569,10 +575,46 @@ static const struct ratio_case ratio_cases[] = {
 	  { U64_MAX, 999 } },
 };
 
+/* @n / (@d * 2^@shift): a divisor that is never formed */
+static const struct ratio_shr_case {
+	const char *name;
+	struct tb_u128 n;	/* { hi, lo } */
+	u64 d;
+	unsigned int shift;
+	struct tb_fixed expected;	/* { whole, milli } */
+} ratio_shr_cases[] = {
+	{ "1 / 2^8", { 0, 1 }, 1, 8, { 0, 3 } },
+	{ "255 / 2^8: the bits shifted out make the thousandths", { 0, 255 },
+	  1, 8, { 0, 996 } },
+	{ "1000 / (3 * 2^8): a remainder from both", { 0, 1000 }, 3, 8,
+	  { 1, 302 } },
+	{ "5120 / (2 * 2^8)", { 0, 5120 }, 2, 8, { 10, 0 } },
+	{ "3 * 2^68 / (2^60 * 2^8): the divisor needs 69 bits",
+	  { 0x30, 0 }, 1ULL << 60, 8, { 3, 0 } },
+	{ "U64_MAX * 2^8 / (U64_MAX * 2^8)", { 0xff, 0xffffffffffffff00ULL },
+	  U64_MAX, 8, { 1, 0 } },
+	{ "(U64_MAX * 2^8 - 1) / (U64_MAX * 2^8)",
+	  { 0xff, 0xfffffffffffffeffULL }, U64_MAX, 8, { 0, 999 } },
+	{ "(2^72 - 1) / 2^8, the largest unsaturated", { 0xff, U64_MAX }, 1,
+	  8, { U64_MAX, 996 } },
+	{ "saturates: 2^72 / 2^8", { 0x100, 0 }, 1, 8, { U64_MAX, 999 } },
+	{ "7 / 2^53, the widest shift", { 0, 7 }, 1, 53, { 0, 0 } },
+	{ "2^117 / (2^53 * 2^53)", { 1ULL << 53, 0 }, 1ULL << 53, 53,
+	  { 2048, 0 } },
+};
+
 static void run_ratio_case(const struct ratio_case *c)
 {
 	unit_expect_fixed(c->expected, tb_fixed_ratio(c->n, c->d),
 			  "tb_fixed_ratio");
+	unit_expect_fixed(c->expected, tb_fixed_ratio_shr(c->n, c->d, 0),
+			  "tb_fixed_ratio_shr, shift 0");
+}
+
+static void run_ratio_shr_case(const struct ratio_shr_case *c)
+{
+	unit_expect_fixed(c->expected, tb_fixed_ratio_shr(c->n, c->d, c->shift),
+			  "tb_fixed_ratio_shr");
 }
 
 #define unit_expect_sfixed(expected, got, fmt, ...) ({			\
@@ -587,31 +629,43 @@ static void run_ratio_case(const struct ratio_case *c)
 		    __g.mag.milli);					\
 })
 
-/* (a - b) / d, signed: the magnitude rounds toward 0, -0.000 is 0.000 */
+/*
+ * (a - b) / (d * 2^shift), signed: the magnitude rounds toward 0, -0.000
+ * is 0.000
+ */
 static const struct diff_case {
 	const char *name;
 	struct tb_u128 a, b;	/* { hi, lo } */
 	u64 d;
 	struct tb_sfixed expected;	/* { neg, { whole, milli } } */
+	unsigned int shift;
 } diff_cases[] = {
-	{ "0 - 0", { 0, 0 }, { 0, 0 }, 1, { false, { 0, 0 } } },
-	{ "7 - 3 over 2", { 0, 7 }, { 0, 3 }, 2, { false, { 2, 0 } } },
-	{ "3 - 7 over 2", { 0, 3 }, { 0, 7 }, 2, { true, { 2, 0 } } },
+	{ "0 - 0", { 0, 0 }, { 0, 0 }, 1, { false, { 0, 0 } }, 0 },
+	{ "7 - 3 over 2", { 0, 7 }, { 0, 3 }, 2, { false, { 2, 0 } }, 0 },
+	{ "3 - 7 over 2", { 0, 3 }, { 0, 7 }, 2, { true, { 2, 0 } }, 0 },
 	{ "1 - 2 over 3 rounds toward 0", { 0, 1 }, { 0, 2 }, 3,
-	  { true, { 0, 333 } } },
+	  { true, { 0, 333 } }, 0 },
 	{ "-1 over 1001 is 0.000, not negative", { 0, 0 }, { 0, 1 }, 1001,
-	  { false, { 0, 0 } } },
+	  { false, { 0, 0 } }, 0 },
 	{ "borrow across 64 bits: 2^64 - 1", { 1, 0 }, { 0, 1 }, 1,
-	  { false, { U64_MAX, 0 } } },
+	  { false, { U64_MAX, 0 } }, 0 },
 	{ "borrow across 64 bits: 1 - 2^64", { 0, 1 }, { 1, 0 }, 1,
-	  { true, { U64_MAX, 0 } } },
+	  { true, { U64_MAX, 0 } }, 0 },
 	{ "hi decides before lo", { 1, 0 }, { 0, U64_MAX }, 1000,
-	  { false, { 0, 1 } } },
+	  { false, { 0, 1 } }, 0 },
+	{ "1 - 2 over 2^8", { 0, 1 }, { 0, 2 }, 1, { true, { 0, 3 } }, 8 },
+	{ "-1 over 2^8 * 1001 is 0.000", { 0, 0 }, { 0, 1 }, 1001,
+	  { false, { 0, 0 } }, 8 },
+	{ "2^8 * 10 - 5120 over 2^8: -10", { 0, 2560 }, { 0, 5120 }, 1,
+	  { true, { 10, 0 } }, 8 },
+	{ "a borrow, over 2^8: (2^64 - 256) / 2^8", { 1, 0 }, { 0, 256 }, 1,
+	  { false, { (1ULL << 56) - 1, 0 } }, 8 },
 };
 
 static void run_diff_case(const struct diff_case *c)
 {
-	unit_expect_sfixed(c->expected, tb_fixed_diff_ratio(c->a, c->b, c->d),
+	unit_expect_sfixed(c->expected, tb_fixed_diff_ratio(c->a, c->b, c->d,
+							    c->shift),
 			   "tb_fixed_diff_ratio");
 }
 
@@ -920,6 +974,30 @@ static void check_random_ratio(void)
 	}
 }
 
+/* Divisors past 64 bits, d * 2^shift, which only the reference forms. */
+static void check_random_ratio_shr(void)
+{
+	static const unsigned int shifts[] = { 1, 8, 31, 53 };
+	unsigned int i, s;
+
+	unit_srand(5);
+	for (i = 0; i < NR_RANDOM; i++) {
+		struct tb_u128 n = { random_operand(), random_operand() };
+		u64 d = random_operand() ? : 1;
+		__uint128_t wide;
+
+		s = shifts[i % ARRAY_SIZE(shifts)];
+		/* a third of them surely unsaturated: n < d * 2^64 */
+		if (i % 3 == 0)
+			n.hi = d > 1 ? unit_rand() % d : 0;
+		wide = (__uint128_t)d << s;
+		unit_expect_fixed(ref_ratio_wide(ref_wide(n), wide),
+				  tb_fixed_ratio_shr(n, d, s),
+				  "{ %llu, %llu } / (%llu * 2^%u)", n.hi, n.lo,
+				  d, s);
+	}
+}
+
 static const struct sweep_case {
 	const char *name;
 	void (*run)(void);
@@ -937,6 +1015,7 @@ static const struct sweep_case {
 	  check_random_add },
 	{ "tb_u128_div against __uint128_t", check_random_div },
 	{ "tb_fixed_ratio against __uint128_t", check_random_ratio },
+	{ "tb_fixed_ratio_shr against __uint128_t", check_random_ratio_shr },
 };
 
 /* Histograms of random values against a sorted copy. */
@@ -1145,6 +1224,11 @@ static void run_hist(void)
 		run_ratio_case(&ratio_cases[i]);
 		unit_end();
 	}
+	for (i = 0; i < ARRAY_SIZE(ratio_shr_cases); i++) {
+		unit_begin("tb_fixed_ratio_shr: %s", ratio_shr_cases[i].name);
+		run_ratio_shr_case(&ratio_shr_cases[i]);
+		unit_end();
+	}
 	for (i = 0; i < ARRAY_SIZE(diff_cases); i++) {
 		unit_begin("tb_fixed_diff_ratio: %s", diff_cases[i].name);
 		run_diff_case(&diff_cases[i]);
@@ -1181,6 +1265,7 @@ const struct unit_suite hist_suite = {
 		    ARRAY_SIZE(big_cases) + ARRAY_SIZE(merge_cases) +
 		    ARRAY_SIZE(mul_cases) + ARRAY_SIZE(add_cases) +
 		    ARRAY_SIZE(div_cases) + ARRAY_SIZE(ratio_cases) +
+		    ARRAY_SIZE(ratio_shr_cases) +
 		    ARRAY_SIZE(diff_cases) + ARRAY_SIZE(sums_cases) + 2 +
 		    ARRAY_SIZE(sweep_cases) +
 		    ARRAY_SIZE(random_kinds),
