@@ -268,11 +268,19 @@ struct tb_sfixed tb_fixed_diff_ratio(struct tb_u128 a, struct tb_u128 b, u64 d,
 	return f;
 }
 
-void tb_sums_add(struct tb_sums *s, struct tb_u128 raw, u64 overhead, u64 n)
+void tb_sums_add(struct tb_sums *s, struct tb_u128 raw, u64 n)
 {
 	s->nr += n;
 	tb_u128_add128(&s->raw, raw);
-	tb_u128_add128(&s->less, tb_u128_mul(overhead, n));
+}
+
+/* n * empty.hi < 2^56 * 2^8, and so is the carry into it */
+struct tb_u128 tb_sums_round_less(struct tb_u128 empty, u64 n)
+{
+	struct tb_u128 less = tb_u128_mul(empty.lo, n);
+
+	less.hi += empty.hi * n;
+	return less;
 }
 
 void tb_sums_merge(struct tb_sums *dst, const struct tb_sums *src)
@@ -283,14 +291,24 @@ void tb_sums_merge(struct tb_sums *dst, const struct tb_sums *src)
 }
 
 /*
- * nr * batch is the pairs measured, over every CPU of a run: each took a
- * nanosecond or more, so 2^64 of them would be 584 CPU-years of running.
+ * nr * batch is the pairs measured, over every CPU of a run: at most
+ * 2^40 * 10^4 < 2^54 on one CPU (TB_MAX_SAMPLES, TB_MAX_BATCH), so below
+ * 2^64 for up to 1024 CPUs at those limits; beyond, each pair took a
+ * nanosecond or more, and 2^64 of them would be 584 CPU-years of running.
+ * raw * TB_SUMS_EMPTY stays below 2^125 (see struct tb_sums).
  */
 struct tb_sfixed tb_sums_mean(const struct tb_sums *s, u64 batch)
 {
+	struct tb_u128 scaled = {
+		.hi = s->raw.hi << TB_SUMS_EMPTY_BITS |
+		      s->raw.lo >> (64 - TB_SUMS_EMPTY_BITS),
+		.lo = s->raw.lo << TB_SUMS_EMPTY_BITS,
+	};
+
 	if (!s->nr)
 		return (struct tb_sfixed){};
-	return tb_fixed_diff_ratio(s->raw, s->less, s->nr * batch, 0);
+	return tb_fixed_diff_ratio(scaled, s->less, s->nr * batch,
+				   TB_SUMS_EMPTY_BITS);
 }
 
 /*
@@ -348,5 +366,5 @@ void tb_rec_finish(struct tb_rec *r, u64 nr, u64 fast_sum,
 	tb_hist_add_totals(r->hist, &t);
 	tb_u128_add(&ticks, fast_sum);
 	tb_u128_add128(&ticks, tb_u128_mul(r->overhead, fast_nr));
-	tb_sums_add(sums, ticks, r->overhead, nr);
+	tb_sums_add(sums, ticks, nr);
 }

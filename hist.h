@@ -164,19 +164,54 @@ struct tb_sfixed tb_fixed_diff_ratio(struct tb_u128 a, struct tb_u128 b, u64 d,
 				     unsigned int shift);
 
 /*
- * What the mean of (window - overhead) comes from: exact sums, so that no
- * difference is clamped at 0 before it counts, as the histogram's are.
+ * What `average` comes from: the mean of the windows less the mean of the
+ * empty windows of their round, E[window] - E[empty window], exactly. A
+ * round's empty windows are the TB_SUMS_EMPTY of its calibration, so
+ * their mean is kept times TB_SUMS_EMPTY, as their sum, and nothing is
+ * rounded before tb_sums_mean()'s division: for each window,
+ *
+ *	TB_SUMS_EMPTY * window - (the ticks of its round's empty windows)
+ *
+ * Nor is anything clamped at 0, as the histogram's samples are.
+ *
+ * Bounds, in 128 bits: a window is below 2^64 ticks, so a round's empty
+ * windows add up to less than 2^72, and a CPU's 2^40 windows at most
+ * (TB_MAX_SAMPLES) to less than 2^104, 2^112 once scaled; the subtrahend
+ * too is below 2^40 * 2^72. Over a run's CPUs, at most 8192 (the largest
+ * CONFIG_NR_CPUS of any architecture), both stay below 2^125.
  */
+#define TB_SUMS_EMPTY_BITS	8
+#define TB_SUMS_EMPTY		BIT(TB_SUMS_EMPTY_BITS)
+
 struct tb_sums {
 	u64 nr;			/* windows */
-	struct tb_u128 raw;	/* their ticks, overhead included */
-	struct tb_u128 less;	/* the overhead, once per window */
+	struct tb_u128 raw;	/* their ticks */
+	/* for each window, the ticks of its round's empty windows */
+	struct tb_u128 less;
 };
 
-/* @n windows whose ticks add up to @raw, each less @overhead. */
-void tb_sums_add(struct tb_sums *s, struct tb_u128 raw, u64 overhead, u64 n);
+/* @n windows whose ticks add up to @raw. */
+void tb_sums_add(struct tb_sums *s, struct tb_u128 raw, u64 n);
+/*
+ * What @n windows of a round whose TB_SUMS_EMPTY empty windows' ticks add
+ * up to @empty (below 2^72) are less: n * empty, for n below 2^56. Every
+ * block of a round has the same, worked out once.
+ */
+struct tb_u128 tb_sums_round_less(struct tb_u128 empty, u64 n);
+
+/* The windows last added are less @less, from tb_sums_round_less(). */
+static inline void tb_sums_less(struct tb_sums *s, struct tb_u128 less)
+{
+	tb_u128_add(&s->less, less.lo);
+	s->less.hi += less.hi;
+}
+
 void tb_sums_merge(struct tb_sums *dst, const struct tb_sums *src);
-/* (raw - less) / (nr * batch), per pair; 0 for no windows. */
+/*
+ * (TB_SUMS_EMPTY * raw - less) / (TB_SUMS_EMPTY * nr * batch), per pair,
+ * with its sign; 0 for no windows. nr * batch must fit a u64; the
+ * product with TB_SUMS_EMPTY is never formed.
+ */
 struct tb_sfixed tb_sums_mean(const struct tb_sums *s, u64 batch);
 
 struct tb_heap;

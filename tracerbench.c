@@ -75,8 +75,11 @@
 #define TB_MAX_BATCH		10000
 /* per-CPU heaps are allocated at this size, so any setting fits them */
 #define TB_MAX_HIGHEST		1024
-/* empty windows timed per round to find the cost of the clock reads */
-#define TB_CALIBRATION_SAMPLES	256
+/*
+ * Empty windows timed per round to find the cost of the clock reads: the
+ * mean's subtrahend is kept times their number (struct tb_sums).
+ */
+#define TB_CALIBRATION_SAMPLES	TB_SUMS_EMPTY
 /* untimed windows before each block, for caches and branch predictors */
 #define TB_WARMUP		32
 /*
@@ -206,7 +209,7 @@ struct tb_config {
 /* One CPU's figures for one primitive, from its histogram. */
 struct tb_cpu_result {
 	u64 median;			/* in whole windows, as is p99 and max */
-	struct tb_sfixed mean;		/* per pair, of unclamped differences */
+	struct tb_sfixed mean;		/* per pair: E[window] - E[empty] */
 	u64 max;
 	u64 p99;
 	u64 samples;
@@ -731,8 +734,8 @@ static int tb_pmc_end(const struct tb_run *run, u32 sel)
 }
 
 /*
- * Record @n timings of @prim less @overhead: in the histogram and heap
- * saturating at 0, in @sums exactly, for the mean.
+ * Record @n timings of @prim: less @overhead, saturating at 0, in the
+ * histogram and heap; their ticks exactly in @sums, for the mean.
  */
 static int tb_sample(struct tb_pacing *pacing, enum tb_prim prim, u64 overhead,
 		     u64 n, struct tb_hist *hist, struct tb_heap *heap,
@@ -753,14 +756,16 @@ static int tb_sample(struct tb_pacing *pacing, enum tb_prim prim, u64 overhead,
 /*
  * The cost of an empty window, timed by the loop that times every
  * primitive, bookkeeping included, so that both run the same code around
- * their windows: the median of TB_CALIBRATION_SAMPLES, so an interrupt
- * cannot skew it. The windows are recorded less @pilot, somewhat below
- * what they cost (tb_pilot()), so that they land where the histogram is
- * exact, below TB_HIST_EXACT, whatever a window costs; @hist is left
- * empty for the next round.
+ * their windows. The median of TB_CALIBRATION_SAMPLES, which an interrupt
+ * cannot skew, is the overhead that every sample of the round is less;
+ * their exact sum, in @empty, is what the mean of the round's windows is
+ * less (struct tb_sums). The windows are recorded less @pilot, somewhat
+ * below what they cost (tb_pilot()), so that they land where the
+ * histogram is exact, below TB_HIST_EXACT, whatever a window costs; @hist
+ * is left empty for the next round.
  */
 static int tb_calibrate(struct tb_pacing *pacing, struct tb_hist *hist,
-			u64 pilot, u64 *overhead)
+			u64 pilot, u64 *overhead, struct tb_u128 *empty)
 {
 	struct tb_sums sums = {};
 	struct tb_heap none;
@@ -770,6 +775,7 @@ static int tb_calibrate(struct tb_pacing *pacing, struct tb_hist *hist,
 	err = tb_sample(pacing, TB_NONE, pilot, TB_CALIBRATION_SAMPLES, hist,
 			&none, &sums);
 	*overhead = pilot + tb_hist_median(hist);
+	*empty = sums.raw;
 	tb_hist_reset(hist);
 	return err;
 }
@@ -867,6 +873,7 @@ static int tb_measure_cpu(struct tb_run *run, struct tb_cpu *tc)
 	struct tb_cpu_buf *buf = tc->buf;
 	u64 cycles0, ns0, cycles1, ns1, overhead, overhead_sum = 0;
 	u64 done, n, rounds = 0;
+	struct tb_u128 empty, less;
 	struct tb_pacing pacing;
 	enum tb_prim prim;
 	int err;
@@ -890,24 +897,30 @@ static int tb_measure_cpu(struct tb_run *run, struct tb_cpu *tc)
 	/* the same read for clock=ns: its counter_hz is exactly 10^9 */
 	ns0 = cfg->clock == TB_CLOCK_NS ? cycles0 : ktime_get_ns();
 	/* a first, rough calibration: where the rounds' ones record from */
-	err = tb_calibrate(&pacing, &buf->calibration, 0, &overhead);
+	err = tb_calibrate(&pacing, &buf->calibration, 0, &overhead, &empty);
 	if (err)
 		return err;
-	/* rounds: a fresh calibration, then a block of each primitive */
+	/*
+	 * Rounds: a fresh calibration, then a block of each primitive, whose
+	 * windows are less the calibration's median in the histogram and
+	 * less its mean in the sums.
+	 */
 	for (done = 0; done < cfg->nr_samples; done += n) {
 		n = min_t(u64, cfg->nr_samples - done, TB_BLOCK);
 		err = tb_calibrate(&pacing, &buf->calibration,
-				   tb_pilot(overhead), &overhead);
+				   tb_pilot(overhead), &overhead, &empty);
 		if (err)
 			return err;
 		overhead_sum += overhead;
 		rounds++;
+		less = tb_sums_round_less(empty, n);
 		for (prim = 0; prim < TB_NR_PRIMS; prim++) {
 			err = tb_sample(&pacing, prim, overhead, n,
 					&buf->hist[prim], &heaps[prim],
 					&buf->sums[prim]);
 			if (err)
 				return err;
+			tb_sums_less(&buf->sums[prim], less);
 		}
 	}
 	cycles1 = tb_span_read(cfg, tc);

@@ -617,18 +617,6 @@ static void run_ratio_shr_case(const struct ratio_shr_case *c)
 			  "tb_fixed_ratio_shr");
 }
 
-#define unit_expect_sfixed(expected, got, fmt, ...) ({			\
-	struct tb_sfixed __e = (expected), __g = (got);			\
-									\
-	unit_expect(__e.neg == __g.neg &&				\
-		    __e.mag.whole == __g.mag.whole &&			\
-		    __e.mag.milli == __g.mag.milli,			\
-		    fmt ": expected %s%llu.%03u, got %s%llu.%03u",	\
-		    ##__VA_ARGS__, __e.neg ? "-" : "", __e.mag.whole,	\
-		    __e.mag.milli, __g.neg ? "-" : "", __g.mag.whole,	\
-		    __g.mag.milli);					\
-})
-
 /*
  * (a - b) / (d * 2^shift), signed: the magnitude rounds toward 0, -0.000
  * is 0.000
@@ -670,43 +658,71 @@ static void run_diff_case(const struct diff_case *c)
 }
 
 /*
- * The mean of (window - overhead) from tb_sums, against the mean of the
- * differences worked out by hand. Rounds are added as the module adds
- * them: each with its own overhead. None of the differences is clamped,
- * so negative ones pull the mean down, below 0 if need be.
+ * `average` from tb_sums, against the figure worked out by hand: the mean
+ * of the windows less, for each, the mean of its round's TB_SUMS_EMPTY
+ * empty windows, which are @empty but for @spikes of @spike. Rounds are
+ * added as the module adds them, each beside its own empty windows.
+ * Nothing is clamped, so windows below the mean empty window pull the
+ * figure down, below 0 if need be.
  */
 static const struct sums_case {
 	const char *name;
 	u64 batch;
 	size_t nr_rounds;
 	struct {
-		u64 overhead;
+		u64 empty, spike, spikes;
 		size_t n;
 		u64 windows[4];
 	} rounds[3];
 	struct tb_sfixed expected;	/* { neg, { whole, milli } } */
 } sums_cases[] = {
 	{ "no windows", 1, 0, {}, { false, { 0, 0 } } },
-	{ "all above the overhead", 1, 1, { { 5, 3, { 6, 7, 8 } } },
+	{ "all above the empty window", 1, 1, { { 5, 0, 0, 3, { 6, 7, 8 } } },
 	  { false, { 2, 0 } } },
 	{ "some below: -2 +4 -1 is 1/3, clamping would give 4/3", 1, 1,
-	  { { 5, 3, { 3, 9, 4 } } }, { false, { 0, 333 } } },
-	{ "all below: a negative mean", 1, 1, { { 6, 2, { 5, 4 } } },
+	  { { 5, 0, 0, 3, { 3, 9, 4 } } }, { false, { 0, 333 } } },
+	{ "all below: a negative mean", 1, 1, { { 6, 0, 0, 2, { 5, 4 } } },
 	  { true, { 1, 500 } } },
-	{ "the empty window: the overhead itself, 0", 1, 1,
-	  { { 6, 4, { 6, 6, 6, 6 } } }, { false, { 0, 0 } } },
-	{ "rounds with overheads of their own", 1, 2,
-	  { { 6, 2, { 5, 7 } }, { 10, 2, { 9, 13 } } },
+	{ "the empty window itself: 0", 1, 1,
+	  { { 6, 0, 0, 4, { 6, 6, 6, 6 } } }, { false, { 0, 0 } } },
+	/* 255 of 10 and one of 2570: the median is 10, the mean 20 */
+	{ "the mean empty window, 20, not the median, 10", 1, 1,
+	  { { 10, 2570, 1, 3, { 30, 30, 30 } } }, { false, { 10, 0 } } },
+	{ "windows like the skewed empty ones: 0, not 10", 1, 1,
+	  { { 10, 2570, 1, 4, { 10, 30, 20, 20 } } }, { false, { 0, 0 } } },
+	{ "the typical empty window, below their mean: -10", 1, 1,
+	  { { 10, 2570, 1, 2, { 10, 10 } } }, { true, { 10, 0 } } },
+	{ "a mean empty window of 10 + 1/256: -1/256 rounds toward 0", 1, 1,
+	  { { 10, 11, 1, 1, { 10 } } }, { true, { 0, 3 } } },
+	{ "a mean empty window of 10 + 255/256: -0.996", 1, 1,
+	  { { 11, 10, 1, 1, { 10 } } }, { true, { 0, 996 } } },
+	{ "rounds with empty windows of their own", 1, 2,
+	  { { 6, 0, 0, 2, { 5, 7 } }, { 10, 0, 0, 2, { 9, 13 } } },
 	  { false, { 0, 500 } } },
-	{ "per pair: batch 4", 4, 1, { { 5, 2, { 3, 4 } } },
+	{ "rounds of skewed and plain empty windows, 2 and 1 windows", 1, 2,
+	  { { 10, 2570, 1, 2, { 21, 21 } }, { 10, 0, 0, 1, { 13 } } },
+	  { false, { 1, 666 } } },
+	{ "per pair: batch 4", 4, 1, { { 5, 0, 0, 2, { 3, 4 } } },
 	  { true, { 0, 375 } } },
-	{ "per pair: batch 10000", 10000, 1, { { 100, 1, { 90 } } },
+	{ "per pair: batch 10000", 10000, 1, { { 100, 0, 0, 1, { 90 } } },
 	  { true, { 0, 1 } } },
+	{ "per pair, batch 1000: (10 - (10 + 1/256)) / 1000 is 0.000", 1000, 1,
+	  { { 10, 11, 1, 1, { 10 } } }, { false, { 0, 0 } } },
 };
+
+/* The ticks of a round's empty windows. */
+static struct tb_u128 sums_case_empty(u64 empty, u64 spike, u64 spikes)
+{
+	struct tb_u128 sum = tb_u128_mul(empty, TB_SUMS_EMPTY - spikes);
+
+	tb_u128_add128(&sum, tb_u128_mul(spike, spikes));
+	return sum;
+}
 
 static void run_sums_case(const struct sums_case *c)
 {
 	struct tb_sums s = {};
+	struct tb_u128 empty;
 	size_t r, i;
 
 	for (r = 0; r < c->nr_rounds; r++) {
@@ -714,7 +730,10 @@ static void run_sums_case(const struct sums_case *c)
 
 		for (i = 0; i < c->rounds[r].n; i++)
 			tb_u128_add(&raw, c->rounds[r].windows[i]);
-		tb_sums_add(&s, raw, c->rounds[r].overhead, c->rounds[r].n);
+		tb_sums_add(&s, raw, c->rounds[r].n);
+		empty = sums_case_empty(c->rounds[r].empty, c->rounds[r].spike,
+					c->rounds[r].spikes);
+		tb_sums_less(&s, tb_sums_round_less(empty, c->rounds[r].n));
 	}
 	unit_expect_sfixed(c->expected, tb_sums_mean(&s, c->batch),
 			   "tb_sums_mean");
@@ -745,13 +764,69 @@ static void check_sums_merge(void)
 {
 	struct tb_sums a = {}, b = {}, all = {};
 	const struct tb_sfixed third = { false, { 0, 333 } };
+	const struct tb_u128 empty = { 0, 5 * TB_SUMS_EMPTY };
 
-	tb_sums_add(&a, (struct tb_u128){ 0, 3 }, 5, 1);
-	tb_sums_add(&b, (struct tb_u128){ 0, 13 }, 5, 2);
-	tb_sums_add(&all, (struct tb_u128){ 0, 16 }, 5, 3);
+	tb_sums_add(&a, (struct tb_u128){ 0, 3 }, 1);
+	tb_sums_less(&a, tb_sums_round_less(empty, 1));
+	tb_sums_add(&b, (struct tb_u128){ 0, 13 }, 2);
+	tb_sums_less(&b, tb_sums_round_less(empty, 2));
+	tb_sums_add(&all, (struct tb_u128){ 0, 16 }, 3);
+	tb_sums_less(&all, tb_sums_round_less(empty, 3));
 	tb_sums_merge(&a, &b);
 	unit_expect_u64(all.nr, a.nr, "nr");
+	unit_expect_u128(all.raw, a.raw, "raw");
+	unit_expect_u128(all.less, a.less, "less");
 	unit_expect_sfixed(third, tb_sums_mean(&a, 1), "merged mean");
+}
+
+/*
+ * The bounds struct tb_sums documents, at their limits: a CPU's 2^40
+ * windows (TB_MAX_SAMPLES) of U64_MAX ticks at batch 10^4, then 8192 such
+ * CPUs merged at batch 1, the most nr * batch allows. Every product must
+ * fit: the figures come out exact.
+ */
+static void check_sums_bounds(void)
+{
+	/* U64_MAX / 10^4 */
+	const struct tb_sfixed per_pair = {
+		false, { 1844674407370955ULL, 161 }
+	};
+	const struct tb_sfixed zero = { false, { 0, 0 } };
+	const struct tb_sfixed top = { false, { U64_MAX, 0 } };
+	const struct tb_sfixed bottom = { true, { U64_MAX, 0 } };
+	const u64 nr = 1ULL << 40;
+	struct tb_u128 full = tb_u128_mul(U64_MAX, nr);
+	struct tb_u128 empty = tb_u128_mul(U64_MAX, TB_SUMS_EMPTY);
+	struct tb_sums cpu = {}, none = {}, idle = {};
+	struct tb_sums run = {}, run_none = {}, run_idle = {};
+	unsigned int i;
+
+	/* windows and empty windows of U64_MAX: 0 */
+	tb_sums_add(&cpu, full, nr);
+	tb_sums_less(&cpu, tb_sums_round_less(empty, nr));
+	unit_expect_sfixed(zero, tb_sums_mean(&cpu, 10000), "one CPU, 0");
+	/* of U64_MAX beside empty windows of 0: U64_MAX per window */
+	tb_sums_add(&idle, full, nr);
+	tb_sums_less(&idle, tb_sums_round_less((struct tb_u128){}, nr));
+	unit_expect_sfixed(per_pair, tb_sums_mean(&idle, 10000),
+			   "one CPU, U64_MAX per window");
+	/* of 0 beside empty windows of U64_MAX: -U64_MAX */
+	tb_sums_add(&none, (struct tb_u128){}, nr);
+	tb_sums_less(&none, tb_sums_round_less(empty, nr));
+	unit_expect_sfixed(bottom, tb_sums_mean(&none, 1),
+			   "one CPU, -U64_MAX per window");
+
+	for (i = 0; i < 8192; i++) {
+		tb_sums_merge(&run, &cpu);
+		tb_sums_merge(&run_idle, &idle);
+		tb_sums_merge(&run_none, &none);
+	}
+	unit_expect_u64(1ULL << 53, run.nr, "8192 CPUs: windows");
+	unit_expect_sfixed(zero, tb_sums_mean(&run, 1), "8192 CPUs, 0");
+	unit_expect_sfixed(top, tb_sums_mean(&run_idle, 1),
+			   "8192 CPUs, U64_MAX");
+	unit_expect_sfixed(bottom, tb_sums_mean(&run_none, 1),
+			   "8192 CPUs, -U64_MAX");
 }
 
 /* Sweeps over every bucket and every magnitude, against the references. */
@@ -1245,6 +1320,9 @@ static void run_hist(void)
 	unit_begin("tb_sums_merge adds the sums");
 	check_sums_merge();
 	unit_end();
+	unit_begin("tb_sums at the bounds it documents");
+	check_sums_bounds();
+	unit_end();
 	for (i = 0; i < ARRAY_SIZE(sweep_cases); i++) {
 		unit_begin("sweep: %s", sweep_cases[i].name);
 		sweep_cases[i].run();
@@ -1266,7 +1344,7 @@ const struct unit_suite hist_suite = {
 		    ARRAY_SIZE(mul_cases) + ARRAY_SIZE(add_cases) +
 		    ARRAY_SIZE(div_cases) + ARRAY_SIZE(ratio_cases) +
 		    ARRAY_SIZE(ratio_shr_cases) +
-		    ARRAY_SIZE(diff_cases) + ARRAY_SIZE(sums_cases) + 2 +
+		    ARRAY_SIZE(diff_cases) + ARRAY_SIZE(sums_cases) + 3 +
 		    ARRAY_SIZE(sweep_cases) +
 		    ARRAY_SIZE(random_kinds),
 	.run = run_hist,

@@ -76,6 +76,19 @@ bool unit_fail(void);
 		    ##__VA_ARGS__, __e.hi, __e.lo, __g.hi, __g.lo);	\
 })
 
+/* Fail the case unless two struct tb_sfixed are equal. */
+#define unit_expect_sfixed(expected, got, fmt, ...) ({			\
+	struct tb_sfixed __e = (expected), __g = (got);			\
+									\
+	unit_expect(__e.neg == __g.neg &&				\
+		    __e.mag.whole == __g.mag.whole &&			\
+		    __e.mag.milli == __g.mag.milli,			\
+		    fmt ": expected %s%llu.%03u, got %s%llu.%03u",	\
+		    ##__VA_ARGS__, __e.neg ? "-" : "", __e.mag.whole,	\
+		    __e.mag.milli, __g.neg ? "-" : "", __g.mag.whole,	\
+		    __g.mag.milli);					\
+})
+
 /* Calls of tb_sort(), including those stats.c makes (ld --wrap=tb_sort). */
 extern unsigned long tb_sort_calls;
 void __real_tb_sort(u64 *v, size_t n);

@@ -84,17 +84,17 @@ test_batch_agrees()
 # an instruction, with and without a batch. Where a tick is several
 # (TICK_SLACK), a window and the calibration each read a tick more or
 # less by where they start in one: the median is within a tick of 0.
+# Its average is its mean window less the mean of the calibration's empty
+# windows, 0 but for what lands in windows (interrupts; another vCPU's
+# turn, whose instructions the clock counts too), which may land in
+# either, and take it below 0 as readily as above: shown, not asserted
+# (tools/unit's synthetic windows hold the estimator to known answers).
 test_none_zero()
 {
 	local fail=0 c b avg batches slack m
 	echo 2000 >$TB/nr_samples || return 1
 	# batch 10000: the empty window costs more than the histogram's
-	# exact range, and is calibrated exactly all the same. An overhead
-	# too high would clamp every sample to 0: the average would then be
-	# below 0, where interrupted windows can only raise it. Where a tick
-	# is several instructions (TICK_SLACK), a window reads one tick more
-	# or less by where it starts in a tick: the average may be below 0
-	# by that much, per pair.
+	# exact range, and is calibrated exactly all the same
 	# the PMU clocks run the same calibration: batch 1 shows their reads
 	for c in cycles ordered $(echo "$PMU_CLOCKS" | tr , ' ' | sed 's/none//'); do
 		batches="1 1000 $MAX_BATCH"
@@ -109,9 +109,7 @@ test_none_zero()
 			    'BEGIN { exit !(m != "" && m * b <= s) }' ||
 				{ diag "none.median, clock $c, batch $b: $m"; fail=1; }
 			avg=$(summary_key none.average)
-			awk -v a="$avg" -v s="$slack" -v b=$b \
-			    'BEGIN { exit !(a != "" && a + 0 >= -s / b) }' ||
-				{ diag "none.average, clock $c, batch $b: $avg"; fail=1; }
+			diag "none, clock $c, batch $b: median $m, average $avg"
 		done
 	done
 	set_defaults

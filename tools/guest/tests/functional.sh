@@ -683,24 +683,19 @@ test_histogram()
 	local fail=0 p
 	echo 1 >$TB/benchmark || return 1
 	for p in $PRIMS; do
+		# no bound ties the average to the histogram here: its windows
+		# are less the mean of their round's empty windows, which under
+		# TCG may lie either side of the median the samples are less
+		# (the exact suite bounds it under icount)
 		awk -v n="$(summary_key $p.samples)" -v max="$(summary_key $p.max)" \
-		    -v p50="$(summary_key $p.p50)" -v p99="$(summary_key $p.p99)" \
-		    -v avg="$(summary_key $p.average)" '
+		    -v p50="$(summary_key $p.p50)" -v p99="$(summary_key $p.p99)" '
 			NF != 2 || $1 !~ /^[0-9]+$/ || $2 !~ /^[1-9][0-9]*$/ {
 				print "# bad line: " $0; bad = 1
 			}
 			NR > 1 && $1 + 0 <= last { print "# not ascending at " $1; bad = 1 }
-			{ last = $1; low[NR] = $1; c[NR] = $2; total += $2; sum += $1 * $2 }
+			{ last = $1; low[NR] = $1; c[NR] = $2; total += $2 }
 			END {
 				if (total != n) { print "# counts " total ", samples " n; bad = 1 }
-				# below 4096 every bucket is one value, so the mean of the
-				# histogram is exact: that of the differences clamped at 0,
-				# which the average, unclamped and rounded toward 0, is not
-				# above
-				if (max < 4096 && n && avg + 0 > sum / n) {
-					print "# mean " sum / n " from the histogram, below the summary average " avg
-					bad = 1
-				}
 				if (last > max) { print "# last bucket " last " > max " max; bad = 1 }
 				r50 = int((n * 50 + 99) / 100); r99 = int((n * 99 + 99) / 100)
 				g50 = g99 = ""
@@ -902,7 +897,7 @@ group_functional()
 	run_test "clock: instructions and core_cycles where the PMU serves them, else ENODEV" \
 		test_pmu_clocks
 	run_test "batch 7: per-pair figures in every file" test_batch_run
-	run_test "histogram: every sample, levels and mean from it" test_histogram
+	run_test "histogram: every sample, levels from it" test_histogram
 	run_test "per_cpu: a row per CPU, medians and maxima agree" test_per_cpu
 	run_test "cpus: a run measures exactly the CPUs listed" test_cpus_subset
 	run_test "cpus: all listed CPUs offline is ENODEV, nothing changes" \
