@@ -376,7 +376,8 @@ static const u8 tb_result_slots[TB_NR_PRIMS][TB_NR_STATS];
 
 /*
  * Whole numbers, as the specification's files always printed: per pair,
- * rounded down.
+ * rounded down. An average below 0 rounds down too, away from 0, so that
+ * one of -0.407 reads -1 and never passes for 0.
  */
 static int tb_result_get(void *data, u64 *val)
 {
@@ -397,7 +398,7 @@ static int tb_result_get(void *data, u64 *val)
 		/* signed: tb_result_signed_fops prints it */
 		*val = fig ? fig->average.mag.whole : 0;
 		if (fig && fig->average.neg)
-			*val = -*val;
+			*val = -(*val + !!fig->average.mag.milli);
 		break;
 	case TB_MAX:
 		*val = fig ? div64_u64(fig->max, batch) : 0;

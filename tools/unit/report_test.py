@@ -523,6 +523,45 @@ def t_rotation(tmp):
            2)
 
 
+def t_negative_average(tmp):
+    """An average below 0 (the mean empty window above the mean window)
+    keeps its sign from the module's files to every form of the report:
+    collect.sh's copies, json.sh's numbers, report.py's tables."""
+    env = dict(os.environ, **fake_tracerbench(f"{tmp}/fake"))
+    summary = os.path.join(env["TB"], "summary")
+    with open(summary) as f:
+        text = f.read().replace("none.average 5", "none.average -0.407")
+    with open(summary, "w") as f:
+        f.write(text.replace("irq.average 5", "irq.average -12.500"))
+    with open(os.path.join(env["TB"], "none", "per_cpu"), "w") as f:
+        f.write("cpu median average\n0 0 -0.407\n")
+    out = f"{tmp}/fake/out"
+    subprocess.run(["sh", COLLECT, "--rounds", "2", "--labels", "a", out],
+                   env=env, check=True, capture_output=True)
+    with open(f"{out}/runs/a.off.r1/summary") as f:
+        expect("collect.sh's summary", "none.average -0.407" in f.read(),
+               True)
+    run = json.load(open(f"{out}/results.json"))["runs"][0]
+    expect("json.sh: summary", (run["summary"]["none.average"],
+                                run["summary"]["irq.average"]),
+           (-0.407, -12.5))
+    expect("json.sh: per_cpu", run["per_cpu"]["none"][0]["average"], -0.407)
+    doc = report_json([out], extra=["--primitives", "irq,none"])
+    none = next(e for t in doc["tables"] if t["primitive"] == "none"
+                for e in t["rows"] if e["row"] == "a.off")
+    expect("report.py --format json", (irq_row(doc, "a.off")["average"],
+                                       none["average"]), (-12.5, -0.407))
+    for fmt, want in (("text", ("-12.500", "-0.407")),
+                      ("markdown", ("| -12.500 |", "| -0.407 |")),
+                      ("lkml", ("-12.50", "-0.41"))):
+        rc, text, err = report(["--format", fmt, "--primitives", "irq,none",
+                                out])
+        for w in want:
+            if rc or w not in text:
+                raise Failed(f"--format {fmt}: exit {rc}, no {w!r} in "
+                             f"{text!r} {err!r}")
+
+
 def t_plot_empty(tmp):
     """--plot of runs without histograms or per-CPU rows: empty axes."""
     d = results(f"{tmp}/pl", TCG, {"a": [1] * 2, "b": [1] * 2})
@@ -698,6 +737,7 @@ TESTS = [
     ("every run's counter rate checked and printed", t_rates),
     ("the recorded order shown, a fixed one warned of", t_order),
     ("collect.sh rotates the order and records it", t_rotation),
+    ("an average below 0 keeps its sign everywhere", t_negative_average),
     ("--plot without histograms", t_plot_empty),
     ("--plot's legend from every plot", t_plot_legend),
     ("tick_slack as a number", t_tick_slack),

@@ -514,9 +514,13 @@ test_summary()
 		is_signed "$(summary_key $p.average)" || fail=1
 		expect "$p.median" "$(summary_key $p.median)" \
 			"$(cat $TB/$p/median)" || fail=1
-		# the legacy file: the whole part and the sign, -0 as 0
-		v=$(summary_key $p.average | cut -d. -f1)
-		[ "$v" = -0 ] && v=0
+		# the legacy file: rounded down, below 0 as well (-0.407: -1)
+		v=$(summary_key $p.average)
+		case $v in
+		-*.000)	v=${v%.*} ;;
+		-*)	v=$((${v%.*} - 1)) ;;
+		*)	v=${v%.*} ;;
+		esac
 		expect "$p.average" "$v" "$(cat $TB/$p/average)" || fail=1
 		expect "$p.max" "$(summary_key $p.max)" "$(cat $TB/$p/max)" ||
 			fail=1
