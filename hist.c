@@ -313,19 +313,26 @@ struct tb_sfixed tb_sums_mean(const struct tb_sums *s, u64 batch)
 
 /*
  * The fast range: what lies in the histogram's range so far, below the
- * heap's floor and below TB_HIST_EXACT, where a value is its own bucket.
+ * heap's floor and below TB_HIST_EXACT, where a value is its own bucket;
+ * and, where the range starts at 0 and the heap takes no 0, the samples
+ * below 0 down to the lowest one yet, which count as 0.
  */
 static struct tb_rec_fast tb_rec_bounds(const struct tb_rec *r)
 {
 	u64 lo = r->hist->min < r->slow.min ? r->hist->min : r->slow.min;
 	u64 max = r->hist->max > r->slow.max ? r->hist->max : r->slow.max;
-	u64 hi = tb_heap_floor(r->heap);
+	u64 hi = tb_heap_floor(r->heap), span;
 
 	if (max < hi)
 		hi = max + 1;
 	if (hi > TB_HIST_EXACT)
 		hi = TB_HIST_EXACT;
-	return (struct tb_rec_fast){ .lo = lo, .span = hi > lo ? hi - lo : 0 };
+	span = hi > lo ? hi - lo : 0;
+	if (!lo && hi) {
+		lo -= r->under;
+		span += r->under;
+	}
+	return (struct tb_rec_fast){ .lo = lo, .span = span };
 }
 
 struct tb_rec_fast tb_rec_init(struct tb_rec *r, struct tb_hist *h,
@@ -342,9 +349,15 @@ struct tb_rec_fast tb_rec_slow(struct tb_rec *r, u64 sample)
 {
 	u64 ticks = sample + r->overhead;
 
-	/* a window that cost less than the overhead counts as 0 */
-	if (ticks < r->overhead)
+	/*
+	 * A window that cost less than the overhead counts as 0; from now
+	 * on those that cost as little take the fast path.
+	 */
+	if (ticks < r->overhead) {
+		if (-sample <= TB_HIST_UNDER && -sample > r->under)
+			r->under = -sample;
 		sample = 0;
+	}
 
 	tb_u128_add(&r->slow_ticks, ticks);
 	tb_hist_feed(r->hist, &r->slow, sample);
@@ -356,15 +369,30 @@ struct tb_rec_fast tb_rec_slow(struct tb_rec *r, u64 sample)
 void tb_rec_finish(struct tb_rec *r, u64 nr, u64 fast_sum,
 		   struct tb_sums *sums)
 {
-	u64 fast_nr = nr - r->slow.nr;
+	u64 fast_nr = nr - r->slow.nr, below = 0, zeros = 0, i;
 	struct tb_hist_totals t = r->slow;
 	struct tb_u128 ticks = r->slow_ticks;
 
-	/* a fast window's ticks: its sample plus the overhead */
+	/*
+	 * The fast samples below 0 go to count[0] as 0, which adds to their
+	 * sum what it had them below 0 by; under[] is left all 0 again.
+	 */
+	for (i = 1; i <= r->under; i++) {
+		u64 *c = &r->hist->under[TB_HIST_UNDER - i];
+
+		zeros += *c;
+		below += *c * i;
+		*c = 0;
+	}
+	r->hist->count[0] += zeros;
+	fast_sum += below;
+
 	t.nr = nr;
 	tb_u128_add(&t.sum, fast_sum);
 	tb_hist_add_totals(r->hist, &t);
+	/* a fast window's ticks: its sample plus the overhead */
 	tb_u128_add(&ticks, fast_sum);
 	tb_u128_add128(&ticks, tb_u128_mul(r->overhead, fast_nr));
+	ticks = tb_u128_sub(ticks, (struct tb_u128){ .lo = below });
 	tb_sums_add(sums, ticks, nr);
 }

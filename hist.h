@@ -25,6 +25,8 @@
 /* exact buckets, then TB_HIST_SUB for each power of two from 2^12 to 2^63 */
 #define TB_HIST_BUCKETS		(TB_HIST_EXACT + \
 				 (64 - TB_HIST_EXACT_BITS) * TB_HIST_SUB)
+/* how far below 0 a sampling loop counts samples as it goes (struct tb_rec) */
+#define TB_HIST_UNDER		256
 
 /* An unsigned 128-bit integer, without relying on the compiler's __int128. */
 struct tb_u128 {
@@ -49,7 +51,18 @@ struct tb_hist {
 	u64 min;		/* exact; U64_MAX while nr == 0 */
 	u64 max;		/* exact; 0 while nr == 0 */
 	struct tb_u128 sum;	/* exact sum of the values */
-	u64 count[TB_HIST_BUCKETS];
+	union {
+		/* what a sampling loop indexes, from -TB_HIST_UNDER */
+		u64 slot[TB_HIST_UNDER + TB_HIST_BUCKETS];
+		struct {
+			/*
+			 * a loop's samples below 0, by how far, which it
+			 * moves to count[0] as it ends: all 0 between loops
+			 */
+			u64 under[TB_HIST_UNDER];
+			u64 count[TB_HIST_BUCKETS];
+		};
+	};
 };
 
 /* Bucket of @v: its index in count[]. */
@@ -225,12 +238,18 @@ struct tb_heap;
  * [lo, lo + span) is below TB_HIST_EXACT, within the range the histogram
  * has seen, and below what the heap takes, so it changes only its bucket
  * and the count and sum, which the loop keeps in registers. The others
- * go through tb_rec_slow(), which widens the range; so does every window
- * that cost less than the overhead, whose sample wraps far past the range:
- * recorded as 0, it still adds its true ticks to the sums.
+ * go through tb_rec_slow(), which widens the range. A window that cost
+ * less than the overhead, whose sample wraps below 0, is recorded as 0
+ * and still adds its true ticks to the sums. The first of them takes the
+ * slow path, and so does each that reaches further below 0 than any
+ * before it, up to TB_HIST_UNDER: the others take the fast one, into the
+ * histogram's under[] by how far below 0 they are, with their sample
+ * below 0 in the sum, until tb_rec_finish() counts them as 0. So a block
+ * whose windows cost about the overhead (the empty window's) records its
+ * windows as the calibration records its own: the fast path's code.
  */
 struct tb_rec_fast {
-	u64 lo;
+	u64 lo;		/* below 0, wrapped, where it takes samples below 0 */
 	u64 span;
 };
 
@@ -238,6 +257,7 @@ struct tb_rec {
 	struct tb_hist *hist;
 	struct tb_heap *heap;
 	u64 overhead;
+	u64 under;			/* how far below 0 the fast path goes */
 	struct tb_hist_totals slow;	/* the slow path's samples */
 	struct tb_u128 slow_ticks;	/* and their windows' ticks */
 };
@@ -245,13 +265,23 @@ struct tb_rec {
 struct tb_rec_fast tb_rec_init(struct tb_rec *r, struct tb_hist *h,
 			       struct tb_heap *heap, u64 overhead);
 
-/* @sample is a window's ticks less the overhead, as u64 arithmetic wraps */
-static inline bool tb_rec_fast_add(struct tb_hist *h, struct tb_rec_fast fast,
+/* What tb_rec_fast_add() indexes: count[], under[] below it. */
+static inline u64 *tb_rec_counts(struct tb_hist *h)
+{
+	return &h->slot[TB_HIST_UNDER];
+}
+
+/*
+ * @sample is a window's ticks less the overhead, as u64 arithmetic wraps;
+ * @counts is tb_rec_counts() of the histogram.
+ */
+static inline bool tb_rec_fast_add(u64 *counts, struct tb_rec_fast fast,
 				   u64 sample, u64 *sum)
 {
 	if (sample - fast.lo >= fast.span)
 		return false;
-	h->count[sample]++;
+	/* signed: a sample below 0 counts in under[] */
+	counts[(s64)sample]++;
 	*sum += sample;
 	return true;
 }
@@ -263,7 +293,8 @@ static inline bool tb_rec_fast_add(struct tb_hist *h, struct tb_rec_fast fast,
 struct tb_rec_fast tb_rec_slow(struct tb_rec *r, u64 sample);
 /*
  * The loop's end: @nr windows in all, whose fast ones' samples add up to
- * @fast_sum (below @nr * TB_HIST_EXACT, so a u64 holds it).
+ * @fast_sum, as u64 arithmetic wraps: the sum lies between
+ * -@nr * TB_HIST_UNDER and @nr * TB_HIST_EXACT, which a u64 tells apart.
  */
 void tb_rec_finish(struct tb_rec *r, u64 nr, u64 fast_sum,
 		   struct tb_sums *sums);

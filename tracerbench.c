@@ -615,6 +615,7 @@ static __always_inline int tb_sample_loop(u64 (*window)(u64 n),
 					  struct tb_sums *sums)
 {
 	u64 batch = pacing->run->cfg.batch;
+	u64 *counts = tb_rec_counts(hist);
 	struct tb_rec_fast fast;
 	u64 left, fast_sum = 0;
 	struct tb_rec rec;
@@ -636,7 +637,7 @@ static __always_inline int tb_sample_loop(u64 (*window)(u64 n),
 		}
 		sample -= overhead;
 
-		if (unlikely(!tb_rec_fast_add(hist, fast, sample, &fast_sum)))
+		if (unlikely(!tb_rec_fast_add(counts, fast, sample, &fast_sum)))
 			fast = tb_rec_slow(&rec, sample);
 		left--;
 		if (tb_check_due(pacing)) {

@@ -65,6 +65,25 @@ static u64 ticks_any_random(size_t i)
 	return unit_rand() >> (unit_rand() % 64);
 }
 
+/* either side of 70, the overhead of the cases below */
+static u64 ticks_around(size_t i)
+{
+	(void)i;
+	return 40 + unit_rand() % 64;
+}
+
+/* 0 to 256 below 1000 from each block's start, each a new low there */
+static u64 ticks_deeper(size_t i)
+{
+	return 1000 - i % 1000 % (TB_HIST_UNDER + 1);
+}
+
+/* now and then one more below than the fast path goes */
+static u64 ticks_past_under(size_t i)
+{
+	return i % 10 ? 1000 - i % 100 : 1000 - TB_HIST_UNDER - 1;
+}
+
 static u64 ticks_extremes(size_t i)
 {
 	static const u64 v[] = { 0, 1, U64_MAX, U64_MAX - 1, 7, 4095, 4096 };
@@ -78,9 +97,25 @@ static const struct rec_case rec_cases[] = {
 	{ "constant, no heap: one slow window", ticks_constant, 6, 0, 1000, 1 },
 	{ "constant, in blocks of 7: one slow window",
 	  ticks_constant, 6, 0, 7, 1 },
-	/* the sums need its true ticks, which its sample of 0 has lost */
-	{ "below the overhead: 0, each by the slow path", ticks_constant, 20,
-	  0, 1000, NR_WINDOWS },
+	/*
+	 * The sums need its true ticks, which its sample of 0 has lost, and
+	 * the fast path keeps them, once one has taken the slow path.
+	 */
+	{ "below the overhead: 0, the first of each loop by the slow path",
+	  ticks_constant, 20, 0, 1000, 5 },
+	{ "below the overhead, a heap that wants 0 too: slow until it is full",
+	  ticks_constant, 20, 100, 1000, 100 + 4 },
+	{ "below the overhead, in blocks of 7: the first of each slow",
+	  ticks_constant, 20, 0, 7, (NR_WINDOWS + 6) / 7 },
+	{ "either side of the overhead", ticks_around, 70, 16, 1000, 100 },
+	{ "either side of the overhead, no heap", ticks_around, 70, 0, 1000,
+	  50 },
+	{ "down to TB_HIST_UNDER below: each new low slow once a loop",
+	  ticks_deeper, 1000, 0, 1000, 5 * (TB_HIST_UNDER + 1) },
+	{ "past TB_HIST_UNDER below: those slow, the others not",
+	  ticks_past_under, 1000, 0, 1000, NR_WINDOWS / 10 + 5 * 90 },
+	{ "far below the overhead: each by the slow path", ticks_constant,
+	  10 + TB_HIST_UNDER + 1, 0, 1000, NR_WINDOWS },
 	{ "overhead equal to the window", ticks_constant, 10, 16, 1000, 17 },
 	{ "spikes past the exact range", ticks_spikes, 6, 16, 1000, 69 },
 	{ "ascending: each window a new maximum", ticks_ascending, 6, 100,
@@ -132,7 +167,7 @@ static u64 record_fast(const u64 *ticks, size_t n, u64 overhead,
 	for (i = 0; i < n; i++) {
 		u64 sample = ticks[i] - overhead;
 
-		if (!tb_rec_fast_add(h, fast, sample, &fast_sum))
+		if (!tb_rec_fast_add(tb_rec_counts(h), fast, sample, &fast_sum))
 			fast = tb_rec_slow(&rec, sample);
 	}
 	slow = rec.slow.nr;

@@ -306,6 +306,11 @@ void check_hist_equal(const struct tb_hist *exp, const struct tb_hist *got,
 		if (!unit_expect_u64(exp->count[b], got->count[b],
 				     "%s: count[%u]", ctx, b))
 			break;
+	/* a sampling loop leaves them all 0 */
+	for (b = 0; b < TB_HIST_UNDER; b++)
+		if (!unit_expect_u64(0, got->under[b], "%s: under[%u]", ctx,
+				     b))
+			break;
 }
 
 int main(void)

@@ -99,7 +99,7 @@ u64 unit_rand(void);
 u64 *unit_alloc(size_t n);
 u64 *unit_dup(const u64 *v, size_t n);
 /*
- * struct tb_hist is about 136 KiB, so never on the stack: a histogram
+ * struct tb_hist is about 138 KiB, so never on the stack: a histogram
  * from malloc(), poisoned before tb_hist_init() so that it must clear
  * everything, and one fed @v[0..n-1]. The caller free()s them.
  */
