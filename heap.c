@@ -72,12 +72,6 @@ void tb_heap_offer(struct tb_heap *heap, u64 value)
 	}
 }
 
-/* The smallest retained value; 0 for an empty heap. */
-u64 tb_heap_min(const struct tb_heap *heap)
-{
-	return heap->nr ? heap->data[0] : 0;
-}
-
 /*
  * Sort @v ascending in O(n log n) even on inputs that defeat quickselect:
  * heapsort with the min-heap above leaves @v descending, so reverse it.

@@ -46,7 +46,12 @@ static inline u64 tb_heap_floor(const struct tb_heap *heap)
 	return heap->data[0] + 1;
 }
 
-u64 tb_heap_min(const struct tb_heap *heap);
+/* The smallest retained value; 0 for an empty heap. For the tests. */
+static inline u64 tb_heap_min(const struct tb_heap *heap)
+{
+	return heap->nr ? heap->data[0] : 0;
+}
+
 void tb_sort(u64 *v, size_t n);
 
 u64 tb_select(u64 *v, size_t n, size_t k);

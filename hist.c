@@ -60,15 +60,6 @@ u64 tb_hist_bucket_low(unsigned int b)
 	return (u64)(TB_HIST_SUB + sub) << tb_hist_shift(b);
 }
 
-u64 tb_hist_bucket_high(unsigned int b)
-{
-	if (b < TB_HIST_EXACT)
-		return b;
-	b = tb_hist_clamp(b);
-	/* adding width - 1, not width, keeps the last bucket's U64_MAX */
-	return tb_hist_bucket_low(b) + ((1ULL << tb_hist_shift(b)) - 1);
-}
-
 void tb_hist_add_totals(struct tb_hist *h, const struct tb_hist_totals *t)
 {
 	h->nr += t->nr;
@@ -134,13 +125,6 @@ u64 tb_hist_median(const struct tb_hist *h)
 		return upper;
 	lower = tb_hist_rank(h, h->nr >> 1);
 	return lower + ((upper - lower) >> 1);
-}
-
-struct tb_fixed tb_hist_mean(const struct tb_hist *h)
-{
-	if (!h->nr)
-		return (struct tb_fixed){ 0, 0 };
-	return tb_fixed_ratio(h->sum, h->nr);
 }
 
 /* Schoolbook multiplication in 32-bit digits, whose products fit a u64. */

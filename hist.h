@@ -128,9 +128,8 @@ void tb_hist_init(struct tb_hist *h);
  * to max's are cleared, the only ones that can be in use.
  */
 void tb_hist_reset(struct tb_hist *h);
-/* Smallest and largest value that falls into bucket @b. */
+/* Smallest value that falls into bucket @b. */
 u64 tb_hist_bucket_low(unsigned int b);
-u64 tb_hist_bucket_high(unsigned int b);
 /* Add everything recorded in @src to @dst. */
 void tb_hist_merge(struct tb_hist *dst, const struct tb_hist *src);
 /*
@@ -149,8 +148,6 @@ u64 tb_hist_percentile(const struct tb_hist *h, u64 num, u64 den);
  * the midpoint of the two middle values rounded down.
  */
 u64 tb_hist_median(const struct tb_hist *h);
-/* sum / nr with three decimals, both rounded down; 0 for an empty one. */
-struct tb_fixed tb_hist_mean(const struct tb_hist *h);
 
 /* Full product of two u64. */
 struct tb_u128 tb_u128_mul(u64 a, u64 b);
@@ -298,5 +295,26 @@ struct tb_rec_fast tb_rec_slow(struct tb_rec *r, u64 sample);
  */
 void tb_rec_finish(struct tb_rec *r, u64 nr, u64 fast_sum,
 		   struct tb_sums *sums);
+
+/*
+ * For the tests alone, which hold the histogram to them: inline, so that
+ * the module, which needs neither, carries neither.
+ */
+
+/* Largest value that falls into bucket @b: the next one's smallest less 1. */
+static inline u64 tb_hist_bucket_high(unsigned int b)
+{
+	if (b >= TB_HIST_BUCKETS - 1)
+		return U64_MAX;
+	return tb_hist_bucket_low(b + 1) - 1;
+}
+
+/* sum / nr with three decimals, both rounded down; 0 for an empty one. */
+static inline struct tb_fixed tb_hist_mean(const struct tb_hist *h)
+{
+	if (!h->nr)
+		return (struct tb_fixed){ 0, 0 };
+	return tb_fixed_ratio(h->sum, h->nr);
+}
 
 #endif /* TRACERBENCH_HIST_H */
