@@ -3,7 +3,7 @@
  * The fixed-rate counter that clock=cycles and clock=ordered read: the one
  * place that knows each architecture's, how to read it inline, how wide it
  * is, and whether a CPU's can be trusted. pmu.h is the PMU clocks' such
- * place; tracerbench.c includes both.
+ * place; measure.c includes both.
  */
 #include <linux/cpumask.h>
 #include <linux/ktime.h>
@@ -68,13 +68,6 @@ static __always_inline u64 tb_counter_read_ordered(bool open)
 }
 
 /*
- * Test-only: act as on a CPU whose counter has an erratum, so that the
- * refusal below is tested where no such CPU is (module parameter
- * force_counter_erratum).
- */
-static bool tb_force_counter_erratum;
-
-/*
  * Whether @cpu's counter may be read as above: x86 needs a TSC; arm64
  * refuses a CPU for which the kernel works around a counter erratum
  * (Freescale A-008585, HiSilicon 161010101, Cortex-A73 858921, Allwinner
@@ -83,6 +76,7 @@ static bool tb_force_counter_erratum;
  */
 static bool tb_counter_usable(unsigned int cpu)
 {
+	/* test-only: module parameter force_counter_erratum */
 	if (READ_ONCE(tb_force_counter_erratum))
 		return false;
 #if defined(CONFIG_X86)

@@ -11,6 +11,7 @@
 #ifndef TRACERBENCH_HEAP_H
 #define TRACERBENCH_HEAP_H
 
+#include <linux/limits.h>
 #include <linux/types.h>
 
 struct tb_heap {

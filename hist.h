@@ -16,6 +16,7 @@
 #define TRACERBENCH_HIST_H
 
 #include <linux/bitops.h>
+#include <linux/limits.h>
 #include <linux/types.h>
 
 #define TB_HIST_EXACT_BITS	12

@@ -3,10 +3,66 @@
  * tracerbench's interface: the debugfs files and module parameters that
  * configure a benchmark and share its checks, the files that start one,
  * and those that show its results, the summary first.
- *
- * Not a compilation unit of its own: tracerbench.c #includes it after the
- * measurement core, whose state and runs it reads and starts.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpumask.h>
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/math64.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/preempt.h>
+#include <linux/seq_file.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/utsname.h>
+
+#include "tracerbench.h"
+
+struct tb_param tb_params[TB_NR_PARAMS] = {
+	[TB_NR_SAMPLES]	= { "nr_samples", TB_DEFAULT_SAMPLES, 1, TB_MAX_SAMPLES },
+	[TB_NR_HIGHEST]	= { "nr_highest", TB_DEFAULT_HIGHEST, 1, TB_MAX_HIGHEST },
+	[TB_DO_WORK]	= { "do_work", 0, 0, 1 },
+	[TB_BATCH]	= { "batch", 1, 1, TB_MAX_BATCH },
+};
+
+const char * const tb_clock_names[TB_NR_CLOCKS] = {
+	[TB_CLOCK_CYCLES]	= "cycles",
+	[TB_CLOCK_ORDERED]	= "ordered",
+	[TB_CLOCK_NS]		= "ns",
+	[TB_CLOCK_INSTRUCTIONS]	= "instructions",
+	[TB_CLOCK_CORE_CYCLES]	= "core_cycles",
+};
+
+/* The summary's unit: both counter reads tick the same counter. */
+const char * const tb_clock_units[TB_NR_CLOCKS] = {
+	[TB_CLOCK_CYCLES]	= "cycles",
+	[TB_CLOCK_ORDERED]	= "cycles",
+	[TB_CLOCK_NS]		= "ns",
+	[TB_CLOCK_INSTRUCTIONS]	= "instructions",
+	[TB_CLOCK_CORE_CYCLES]	= "core_cycles",
+};
+
+enum tb_clock tb_clock_sel = TB_CLOCK_CYCLES;
+struct cpumask tb_cpus_wanted;
+bool tb_cpus_all = true;
+/* Serialises the configuration: tb_params, the clock and the CPUs. */
+DEFINE_MUTEX(tb_params_lock);
+
+#undef TB_PRIM
+#define TB_PRIM(id, name)						\
+	[TB_##id] = #name,
+const char * const tb_prim_names[TB_NR_PRIMS] = {
+#include "prims.h"
+};
+
+#undef TB_PRIM
+
+#undef TB_PRIM
+
+static struct dentry *tb_root;
 
 /* Configuration: debugfs files and module parameters share the checks. */
 
@@ -73,59 +129,8 @@ static int tb_cpus_print(char *buf, size_t size)
 }
 
 /*
- * Whether clock=cycles or ordered can be read on every online CPU, and
- * advances on this one: each CPU of a run checks its own again as the
- * run starts (tb_counter_check()), a CPU that came up since among them.
- */
-static int tb_counter_probe(void)
-{
-	unsigned int cpu;
-
-	for_each_online_cpu(cpu)
-		if (!tb_counter_usable(cpu))
-			return -ENODEV;
-	return tb_counter_check();
-}
-
-/*
- * Whether a clock can be used, so that one no run could use is refused
- * when it is written. A PMU clock's counter must be had on every online
- * CPU: one is opened and released on each (pmu.h says with what errno).
- * A run opens its own. Not during a run: its counters would make the
- * probe fail, and the probe's would make perf move them; the next run
- * opens them anyway.
- */
-static int tb_clock_probe(enum tb_clock clock)
-{
-	struct perf_event *event;
-	unsigned int cpu;
-	int err = 0;
-
-	if (clock == TB_CLOCK_CYCLES || clock == TB_CLOCK_ORDERED)
-		return tb_counter_probe();
-	if (!tb_clock_pmu(clock))
-		return 0;
-	if (!mutex_trylock(&tb_run_lock)) {
-		pr_notice("clock %s not checked: a run is under way, the next run checks it\n",
-			  tb_clock_names[clock]);
-		return 0;
-	}
-	for_each_online_cpu(cpu) {
-		err = tb_pmc_create(cpu, clock == TB_CLOCK_CORE_CYCLES, &event);
-		/* perf's refusal of a CPU going down is no missing PMU */
-		if (err && !cpu_online(cpu))
-			err = -EAGAIN;
-		if (err)
-			break;
-		perf_event_release_kernel(event);
-	}
-	mutex_unlock(&tb_run_lock);
-	return err;
-}
-
-/*
  * One of tb_clock_names, with or without a newline, else -EINVAL; a PMU
- * clock whose counter cannot be had is refused with tb_clock_probe()'s
+ * clock whose counter cannot be had is refused with tb_clock_check()'s
  * errno.
  */
 static int tb_clock_store(const char *str)
@@ -135,7 +140,7 @@ static int tb_clock_store(const char *str)
 
 	if (clock < 0)
 		return -EINVAL;
-	err = tb_clock_probe(clock);
+	err = tb_clock_check(clock);
 	if (err)
 		return err;
 	mutex_lock(&tb_params_lock);
@@ -304,7 +309,7 @@ static const struct kernel_param_ops tb_clock_param_ops = {
 module_param_cb(clock, &tb_clock_param_ops, NULL, 0444);
 MODULE_PARM_DESC(clock, "what windows are timed with: cycles, ordered, ns, instructions or core_cycles");
 
-static bool tb_run_at_load;
+bool tb_run_at_load;
 module_param_named(run, tb_run_at_load, bool, 0444);
 MODULE_PARM_DESC(run, "run one benchmark at load and log its summary");
 
@@ -326,17 +331,9 @@ static ssize_t tb_benchmark_write(struct file *file, const char __user *buf,
 	return err ? err : len;
 }
 
-/* -EACCES, as a read of the percentile trigger gets from simple_attr */
-static ssize_t tb_benchmark_read(struct file *file, char __user *buf,
-				 size_t len, loff_t *ppos)
-{
-	return -EACCES;
-}
-
 static const struct file_operations tb_benchmark_fops = {
 	.owner	= THIS_MODULE,
 	.open	= simple_open,
-	.read	= tb_benchmark_read,
 	.write	= tb_benchmark_write,
 	.llseek	= noop_llseek,
 };
@@ -368,11 +365,11 @@ static const char * const tb_stat_names[TB_NR_STATS] = {
 	[TB_PERCENTILE]	= "percentile",
 };
 
-/*
- * Each legacy result file's data points at a slot of its own, whose place
- * in the array says which primitive and statistic the file shows.
- */
-static const u8 tb_result_slots[TB_NR_PRIMS][TB_NR_STATS];
+/* A legacy result file's data: its primitive and statistic, as a number. */
+static void *tb_result_data(enum tb_prim prim, unsigned int stat)
+{
+	return (void *)(uintptr_t)(prim * TB_NR_STATS + stat);
+}
 
 /*
  * Whole numbers, as the specification's files always printed: per pair,
@@ -381,7 +378,7 @@ static const u8 tb_result_slots[TB_NR_PRIMS][TB_NR_STATS];
  */
 static int tb_result_get(void *data, u64 *val)
 {
-	size_t slot = (const u8 *)data - &tb_result_slots[0][0];
+	unsigned int slot = (uintptr_t)data;
 	enum tb_prim prim = slot / TB_NR_STATS;
 	const struct tb_figures *fig;
 
@@ -490,7 +487,7 @@ static const char *tb_per_pair(char *buf, u64 v, u64 batch)
 }
 
 /* One line per key; the caller holds tb_results_lock. */
-static void tb_emit_summary(struct seq_file *m)
+void tb_emit_summary(struct seq_file *m)
 {
 	static const struct tb_report_head none;
 	const struct tb_report_head *h = tb_report ? &tb_report->head : &none;
@@ -594,10 +591,15 @@ static int tb_histogram_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(tb_histogram);
 
-/* The whole tree or nothing. */
-static int tb_create_files(void)
+/*
+ * The tree under debugfs. Only the directory's creation is checked, as
+ * debugfs asks: without it the module has no interface (debugfs=off,
+ * lockdown), which a headless load survives and any other refuses; a
+ * file that could not be made is one a reader will miss, nothing more.
+ */
+int tb_create_files(void)
 {
-	struct dentry *dir, *file;
+	struct dentry *dir;
 	enum tb_prim prim;
 	unsigned int i;
 
@@ -606,58 +608,38 @@ static int tb_create_files(void)
 		return PTR_ERR(dir);
 	tb_root = dir;
 
-	for (i = 0; i < TB_NR_PARAMS; i++) {
-		file = debugfs_create_file_unsafe(tb_params[i].name, 0644,
-						  tb_root, &tb_params[i],
-						  &tb_param_fops);
-		if (IS_ERR(file))
-			return PTR_ERR(file);
-	}
-
-	file = debugfs_create_file("cpus", 0644, tb_root, NULL, &tb_cpus_fops);
-	if (IS_ERR(file))
-		return PTR_ERR(file);
-	file = debugfs_create_file("clock", 0644, tb_root, NULL,
-				   &tb_clock_fops);
-	if (IS_ERR(file))
-		return PTR_ERR(file);
-	file = debugfs_create_file("benchmark", 0200, tb_root, NULL,
-				   &tb_benchmark_fops);
-	if (IS_ERR(file))
-		return PTR_ERR(file);
-	file = debugfs_create_file_unsafe("percentile", 0200, tb_root, NULL,
-					  &tb_percentile_fops);
-	if (IS_ERR(file))
-		return PTR_ERR(file);
-	file = debugfs_create_file("summary", 0444, tb_root, NULL,
-				   &tb_summary_fops);
-	if (IS_ERR(file))
-		return PTR_ERR(file);
+	for (i = 0; i < TB_NR_PARAMS; i++)
+		debugfs_create_file_unsafe(tb_params[i].name, 0644, tb_root,
+					   &tb_params[i], &tb_param_fops);
+	debugfs_create_file("cpus", 0644, tb_root, NULL, &tb_cpus_fops);
+	debugfs_create_file("clock", 0644, tb_root, NULL, &tb_clock_fops);
+	debugfs_create_file("benchmark", 0200, tb_root, NULL,
+			    &tb_benchmark_fops);
+	debugfs_create_file_unsafe("percentile", 0200, tb_root, NULL,
+				   &tb_percentile_fops);
+	debugfs_create_file("summary", 0444, tb_root, NULL, &tb_summary_fops);
 
 	for (prim = 0; prim < TB_NR_PRIMS; prim++) {
 		void *data = (void *)(uintptr_t)prim;
 
 		dir = debugfs_create_dir(tb_prim_names[prim], tb_root);
-		if (IS_ERR(dir))
-			return PTR_ERR(dir);
-		for (i = 0; i < TB_NR_STATS; i++) {
-			file = debugfs_create_file_unsafe(tb_stat_names[i],
-							  0444, dir,
-							  (void *)&tb_result_slots[prim][i],
-							  i == TB_AVERAGE ?
-							  &tb_result_signed_fops :
-							  &tb_result_fops);
-			if (IS_ERR(file))
-				return PTR_ERR(file);
-		}
-		file = debugfs_create_file("histogram", 0444, dir, data,
-					   &tb_histogram_fops);
-		if (IS_ERR(file))
-			return PTR_ERR(file);
-		file = debugfs_create_file("per_cpu", 0444, dir, data,
-					   &tb_per_cpu_fops);
-		if (IS_ERR(file))
-			return PTR_ERR(file);
+		for (i = 0; i < TB_NR_STATS; i++)
+			debugfs_create_file_unsafe(tb_stat_names[i], 0444, dir,
+						   tb_result_data(prim, i),
+						   i == TB_AVERAGE ?
+						   &tb_result_signed_fops :
+						   &tb_result_fops);
+		debugfs_create_file("histogram", 0444, dir, data,
+				    &tb_histogram_fops);
+		debugfs_create_file("per_cpu", 0444, dir, data,
+				    &tb_per_cpu_fops);
 	}
 	return 0;
+}
+
+/* The tree, gone; safe whether or not it was made, and again. */
+void tb_remove_files(void)
+{
+	debugfs_remove_recursive(tb_root);
+	tb_root = NULL;
 }

@@ -4,7 +4,7 @@
  * kernel-mode hardware counter on each CPU of a run, which perf creates
  * and programs, and which the windows read inline with the architecture's
  * own instruction. The one place that knows each architecture's counters
- * and each kernel's numbering of them; tracerbench.c includes it.
+ * and each kernel's numbering of them; measure.c includes it.
  *
  * A window reads only the low TB_PMC_BITS (32) bits and takes their
  * difference modulo 2^32 (ticks.h): right for counters of any width

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The primitives, in the order of enum tb_prim and of every table and
- * output: TB_PRIM(ID, name) each, for the includer to define. tracerbench.c
- * makes the enum, the names and the windows from this list; the tools read
- * the names from it.
+ * output: TB_PRIM(ID, name) each, for the includer to define. The module
+ * makes the enum (tracerbench.h), the names (interface.c) and the windows
+ * (measure.c) from this list; the tools read the names from it.
  *
  * The three specified primitives, then their untraced forms: with these
  * measured in the same run, traced - raw is what the preemptirq hooks cost

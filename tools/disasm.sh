@@ -11,7 +11,7 @@
 # or not, as the window's code is laid out.
 #
 # Each window is a function of its own, tb_win_PRIM[_ordered|_ns][_work]
-# (tracerbench.c, tb_window()). A clock read (x86: rdtsc, rdtscp, rdpmc;
+# (measure.c, tb_window()). A clock read (x86: rdtsc, rdtscp, rdpmc;
 # arm64: mrs of cntvct_el0, cntvctss_el0, pmccntr_el0 or pmxevcntr_el0;
 # or a call of ktime_get_mono_fast_ns for clock=ns) opens the window, and one closes it. The window is
 # every instruction reachable from the opening read without passing a

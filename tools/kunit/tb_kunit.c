@@ -2,9 +2,9 @@
 /*
  * The code under test and the helpers its KUnit suites share.
  *
- * heap.c and stats.c are #included, as tracerbench.c does, rather than
- * linked from the module: this object is their only copy in
- * tracerbench_kunit.ko, built with the kernel's own flags.
+ * heap.c and stats.c are #included rather than linked from tracerbench.ko:
+ * this object is their only copy in tracerbench_kunit.ko, built with the
+ * kernel's own flags.
  */
 #include <linux/module.h>
 #include <linux/slab.h>

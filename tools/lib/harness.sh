@@ -18,7 +18,7 @@ result()
 tb_clocks()
 {
 	sed -n '/tb_clock_names\[/,/^};/s/^\t\[TB_CLOCK_[A-Z_]*\]\t*= "\([a-z_]*\)",$/\1/p' \
-		"$TB_TOP/tracerbench.c"
+		"$TB_TOP/interface.c"
 }
 
 # tb_prims: the primitives' names, in the module's order (prims.h)

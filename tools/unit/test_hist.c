@@ -388,7 +388,7 @@ static const struct merge_case merge_cases[] = {
 	  5, 2, U64_MAX, { 3, U64_MAX - 1 } },
 };
 
-/* Feed @v[0..n-1] into @h as tracerbench.c's sampling loop does. */
+/* Feed @v[0..n-1] into @h as measure.c's sampling loop does. */
 static void feed_hist(struct tb_hist *h, const u64 *v, size_t n)
 {
 	struct tb_hist_totals totals = TB_HIST_TOTALS_INIT;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Tests of struct tb_rec (hist.c), the sampling loop's recording: driven
- * as tracerbench.c's loop drives it, in blocks into one histogram and
+ * as measure.c's loop drives it, in blocks into one histogram and
  * heap, it must leave them and the sums exactly as the plain way does:
  * each window's ticks less the overhead, saturating at 0, through
  * tb_hist_add() and tb_heap_offer(), and the ticks added up in 128 bits.

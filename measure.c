@@ -1,0 +1,717 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * What a CPU does in a run: the timed windows, each a function of its own,
+ * the sampling loops that call them, the calibration of the empty window,
+ * and the figures of the CPU's samples; and the clocks they read, which a
+ * clock write and a run check first (clock.h, pmu.h).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpu.h>
+#include <linux/irqflags.h>
+#include <linux/kthread.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+
+#include "tracerbench.h"
+#include "pace.h"
+#include "ticks.h"
+#include "clock.h"
+#include "pmu.h"
+
+/*
+ * Empty windows timed per round to find the cost of the clock reads: the
+ * mean's subtrahend is kept times their number (struct tb_sums).
+ */
+#define TB_CALIBRATION_SAMPLES	TB_SUMS_EMPTY
+/* untimed windows before each block, for caches and branch predictors */
+#define TB_WARMUP		32
+/*
+ * Windows of each primitive per round. A round is a calibration, then a
+ * block of each primitive in turn, so that drift in frequency or
+ * temperature lands on all of them alike.
+ */
+#define TB_BLOCK		1000
+
+static DEFINE_PER_CPU(unsigned long, tb_work_state);
+
+/*
+ * Test-only: act as on a CPU whose counter has an erratum, so that the
+ * refusal of clock.h is tested where no CPU has one.
+ */
+bool tb_force_counter_erratum;
+
+/*
+ * A critical section of the kind real code has: a per-CPU read-modify-write,
+ * a branch on the data, and a read of current. noinline keeps it one call,
+ * identical in the calibration and in the timed pairs. raw_cpu_*() rather
+ * than __this_cpu_*(): with CONFIG_DEBUG_PREEMPT the latter check their
+ * context, which differs with irqs or preemption off, so calibration and
+ * windows would run different code. The thread is bound to its CPU.
+ * notrace: it runs inside the windows, where no ftrace call may be.
+ */
+static noinline notrace void simulate_critical_section(void)
+{
+	unsigned long state = raw_cpu_read(tb_work_state);
+
+	if (state & 1)
+		state += current->pid;
+	else
+		state ^= current->pid;
+	raw_cpu_write(tb_work_state, state + 1);
+}
+
+/*
+ * @clock is a constant in every window, so this folds to one read. @sel:
+ * the PMU counter that perf gave this CPU's event (tb_pmc_sel). @open:
+ * the read opens a window, which the ordered reads keep what follows
+ * from entering early. clock=ns: ktime_get_mono_fast_ns(), notrace, with
+ * no retry on the timekeeper's seqcount, as refscale times with it.
+ */
+static __always_inline u64 tb_clock_read(enum tb_clock clock, u32 sel,
+					 bool open)
+{
+	switch (clock) {
+	case TB_CLOCK_ORDERED:
+		return tb_counter_read_ordered(open);
+	case TB_CLOCK_NS:
+		return ktime_get_mono_fast_ns();
+	case TB_CLOCK_INSTRUCTIONS:
+		return tb_pmc_read(false, sel, open);
+	case TB_CLOCK_CORE_CYCLES:
+		return tb_pmc_read(true, sel, open);
+	default:
+		return tb_counter_read();
+	}
+}
+
+/* How wide a counter @clock reads, for tb_window_ticks(). */
+static __always_inline unsigned int tb_clock_bits(enum tb_clock clock)
+{
+	switch (clock) {
+	case TB_CLOCK_NS:
+		return 64;
+	case TB_CLOCK_INSTRUCTIONS:
+	case TB_CLOCK_CORE_CYCLES:
+		return TB_PMC_BITS;
+	default:
+		return TB_COUNTER_BITS;
+	}
+}
+
+#ifdef TB_DISASM_SELFTEST
+/* tools/check.sh builds this once, to see tools/disasm.sh catch a store */
+static u64 tb_selftest_sink;
+#endif
+
+static __always_inline void tb_selftest_store(u64 v)
+{
+#ifdef TB_DISASM_SELFTEST
+	WRITE_ONCE(tb_selftest_sink, v);
+#endif
+}
+
+/* barrier() stands for no work: it emits no instruction */
+static __always_inline void tb_work(bool work)
+{
+	if (work)
+		simulate_critical_section();
+	else
+		barrier();
+}
+
+/* One pair of @prim; for TB_NONE, only what a pair holds besides it. */
+static __always_inline void tb_pair(enum tb_prim prim, bool work)
+{
+	unsigned long flags;
+
+	switch (prim) {
+	case TB_IRQ:
+		local_irq_disable();
+		tb_work(work);
+		local_irq_enable();
+		break;
+	case TB_PREEMPT:
+		preempt_disable();
+		tb_work(work);
+		preempt_enable();
+		break;
+	case TB_IRQ_SAVE:
+		local_irq_save(flags);
+		tb_work(work);
+		local_irq_restore(flags);
+		break;
+	case TB_RAW_IRQ:
+		raw_local_irq_disable();
+		tb_work(work);
+		raw_local_irq_enable();
+		break;
+	case TB_RAW_IRQ_SAVE:
+		raw_local_irq_save(flags);
+		tb_work(work);
+		raw_local_irq_restore(flags);
+		break;
+	case TB_PREEMPT_NOTRACE:
+		preempt_disable_notrace();
+		tb_work(work);
+		preempt_enable_notrace();
+		break;
+	default:	/* TB_NONE */
+		tb_work(work);
+		break;
+	}
+}
+
+/*
+ * Each timed window is a function of its own (tb_win_*, below), called
+ * directly by a sampling loop of its own (tb_sample_*, further below):
+ * the compiler cannot blend its code with the sample store, the histogram
+ * update or the loop around it, and tools/disasm.sh finds every window in
+ * the built module by name and checks what lies between its two clock
+ * reads.
+ *
+ * Clock reads are volatile asm (or a call, for ktime), which the compiler
+ * keeps in order with other volatile asm, but not with ordinary code or
+ * with non-volatile asm such as the preempt-count increment: barrier()
+ * after the first read and before the second keeps the primitive inside
+ * the window, and everything else out of it. The PMU counter to read is
+ * loaded before the window opens. A window to be timed again (ticks.h)
+ * is returned as such: the sampling loop retries it, where a retry loop in
+ * the window itself would keep batch live across it, which gcc spilled to
+ * the stack and reloaded inside the window on arm64 with KASAN.
+ */
+static __always_inline u64 tb_window(enum tb_prim prim, bool work,
+				     enum tb_clock clock, u64 batch)
+{
+	u32 sel = tb_clock_pmu(clock) ? raw_cpu_read(tb_pmc_sel) : 0;
+	u64 t0, t1;
+
+	t0 = tb_clock_read(clock, sel, true);
+	barrier();
+	tb_selftest_store(t0);
+	/* batch >= 1: no test before the first pair */
+	do {
+		tb_pair(prim, work);
+	} while (--batch);
+	barrier();
+	t1 = tb_clock_read(clock, sel, false);
+	return tb_window_ticks(t0, t1, tb_clock_bits(clock));
+}
+
+/*
+ * Where windows of the same code (irq and raw_irq on a kernel without the
+ * tracepoints) are called only directly, gcc's identical code folding
+ * would merge them, or their sampling loops and drop the windows left
+ * without a caller, and tools/disasm.sh would miss their names.
+ */
+#if __has_attribute(__no_icf__)
+#define __tb_own	__attribute__((__no_icf__))
+#else
+#define __tb_own
+#endif
+
+/*
+ * When a measuring thread gives way and checks for a stop (pace.h): after
+ * any window that ends with a reschedule pending, and when the countdown
+ * of windows runs out. Each primitive has its own interval.
+ */
+struct tb_pacing {
+	const struct tb_run *run;
+	struct tb_pace pace;
+	u64 every[TB_NR_PRIMS];		/* windows between two checks */
+};
+
+static void tb_pacing_init(struct tb_pacing *pacing, const struct tb_run *run)
+{
+	enum tb_prim prim;
+
+	pacing->run = run;
+	tb_pace_init(&pacing->pace);
+	/* one window first: nothing is known of what a window costs */
+	for (prim = 0; prim < TB_NR_PRIMS; prim++)
+		pacing->every[prim] = 1;
+}
+
+/* A block of windows of @prim starts now. */
+static void tb_pacing_start(struct tb_pacing *pacing, enum tb_prim prim)
+{
+	tb_pace_start(&pacing->pace, pacing->every[prim], ktime_get_ns());
+}
+
+/*
+ * After a window, never inside one: whether a check is due. A count and a
+ * flag test: a reschedule that came up during a window is acted on
+ * before the next one, so that no window is timed with one pending (on a
+ * kernel without full preemption nothing else acts on it, and meanwhile
+ * every preempt_enable() takes its slower path).
+ */
+static __always_inline bool tb_check_due(struct tb_pacing *pacing)
+{
+	return unlikely(tb_pace_tick(&pacing->pace) || need_resched());
+}
+
+/*
+ * Give way, and return tb_stop_reason(). The interval of @prim is set
+ * from the time its windows since the last check took, not counting the
+ * time given away.
+ */
+static int tb_checkpoint(struct tb_pacing *pacing, enum tb_prim prim)
+{
+	u64 *every = &pacing->every[prim];
+
+	*every = tb_pace_adapt(&pacing->pace, *every, ktime_get_ns());
+	cond_resched();
+	tb_pace_restart(&pacing->pace, *every, ktime_get_ns());
+	return tb_stop_reason(pacing->run);
+}
+
+/*
+ * A window to be timed again, at most TB_RETIME_MAX times: the first that
+ * reads right, or one that still reads negative. Rare, so a call through
+ * a pointer will do.
+ */
+static noinline u64 tb_retime(u64 (*window)(u64 n), u64 batch)
+{
+	u64 sample = TB_WINDOW_AGAIN;
+	unsigned int i;
+
+	for (i = 0; i < TB_RETIME_MAX && tb_window_again(sample); i++)
+		sample = window(batch);
+	return sample;
+}
+
+/* Untimed windows, paced as the timed ones are. */
+static __always_inline int tb_warm_up(struct tb_pacing *pacing,
+				      enum tb_prim prim, u64 (*window)(u64 n),
+				      u64 batch)
+{
+	unsigned int i;
+	int err;
+
+	tb_pacing_start(pacing, prim);
+	for (i = 0; i < TB_WARMUP; i++) {
+		window(batch);
+		if (tb_check_due(pacing)) {
+			err = tb_checkpoint(pacing, prim);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The loop of tb_sample(), for one window function: inlined into a
+ * function of its own for each (tb_sample_*, below), it calls its window
+ * directly, where a pointer would cost an indirect call (a retpoline on
+ * many CPUs) per window. A window goes to its bucket by the fast path of
+ * struct tb_rec, whose range and sum stay in locals: through pointers,
+ * every window call and bucket store could have changed them.
+ */
+static __always_inline int tb_sample_loop(u64 (*window)(u64 n),
+					  struct tb_pacing *pacing,
+					  enum tb_prim prim, u64 overhead,
+					  u64 n, struct tb_hist *hist,
+					  struct tb_heap *heap,
+					  struct tb_sums *sums)
+{
+	u64 batch = pacing->run->cfg.batch;
+	u64 *counts = tb_rec_counts(hist);
+	struct tb_rec_fast fast;
+	u64 left, fast_sum = 0;
+	struct tb_rec rec;
+	int err;
+
+	fast = tb_rec_init(&rec, hist, heap, overhead);
+	err = tb_warm_up(pacing, prim, window, batch);
+	/* a stop during the warm-up records no window */
+	for (left = n; !err && left;) {
+		u64 sample = window(batch);
+
+		if (unlikely(tb_window_again(sample))) {
+			/* a counter that keeps reading wrong is no clock */
+			sample = tb_retime(window, batch);
+			if (tb_window_again(sample)) {
+				err = -EIO;
+				break;
+			}
+		}
+		sample -= overhead;
+
+		if (unlikely(!tb_rec_fast_add(counts, fast, sample, &fast_sum)))
+			fast = tb_rec_slow(&rec, sample);
+		left--;
+		if (tb_check_due(pacing)) {
+			err = tb_checkpoint(pacing, prim);
+			if (err)
+				break;
+		}
+	}
+	tb_rec_finish(&rec, n - left, fast_sum, sums);
+	return err;
+}
+
+/*
+ * Each window of windows.h: tb_win_NAME(), timing primitive TB_ID by
+ * TB_CLOCK_CLOCK, with tb_work() in each pair if @work, and its sampling
+ * loop tb_sample_NAME(). notrace: a window must not start with a call
+ * into ftrace either.
+ */
+#define TB_WINDOW(name, id, clock, work)				\
+static noinline notrace __tb_own u64 tb_win_##name(u64 n)		\
+{									\
+	return tb_window(TB_##id, work, TB_CLOCK_##clock, n);		\
+}									\
+									\
+static noinline __tb_own int						\
+tb_sample_##name(struct tb_pacing *pacing, enum tb_prim prim,		\
+		 u64 overhead, u64 n, struct tb_hist *hist,		\
+		 struct tb_heap *heap, struct tb_sums *sums)		\
+{									\
+	return tb_sample_loop(tb_win_##name, pacing, prim, overhead, n,	\
+			      hist, heap, sums);			\
+}
+
+#include "windows.h"
+#undef TB_WINDOW
+
+typedef int (*tb_sample_fn)(struct tb_pacing *pacing, enum tb_prim prim,
+			    u64 overhead, u64 n, struct tb_hist *hist,
+			    struct tb_heap *heap, struct tb_sums *sums);
+
+#define TB_WINDOW(name, id, clock, work)				\
+	[TB_CLOCK_##clock][work][TB_##id] = tb_sample_##name,
+static const tb_sample_fn tb_samplers[TB_NR_CLOCKS][2][TB_NR_PRIMS] = {
+#include "windows.h"
+};
+
+#undef TB_WINDOW
+
+/*
+ * A PMU clock's counter for the windows of a block, and whether it stayed
+ * there. perf may move the event whenever it reschedules this CPU's
+ * counters (another user's event coming or going): to another counter,
+ * or off, in error. The windows would then read another counter, or none,
+ * so a block whose event moved, as its end finds, ends the run with
+ * -EBUSY, and nothing of it is published.
+ */
+/*
+ * Why the event moved: perf turns a CPU's events off as it goes down,
+ * after it has left cpu_active_mask and before its thread parks, and
+ * that ends the run with -EAGAIN, as any CPU going down does.
+ */
+static int tb_pmc_moved(const struct tb_run *run)
+{
+	int stop = tb_stop_reason(run);
+
+	if (stop)
+		return stop;
+	return cpu_active(raw_smp_processor_id()) ? -EBUSY : -EAGAIN;
+}
+
+static int tb_pmc_begin(const struct tb_run *run, u32 *sel)
+{
+	const struct tb_cpu *tc = &run->cpu[raw_smp_processor_id()];
+	bool cycles = run->cfg.clock == TB_CLOCK_CORE_CYCLES;
+
+	if (!tb_clock_pmu(run->cfg.clock))
+		return 0;
+	if (tb_pmc_select(tc->pmc, cycles, sel))
+		return tb_pmc_moved(run);
+	raw_cpu_write(tb_pmc_sel, *sel);
+	return 0;
+}
+
+static int tb_pmc_end(const struct tb_run *run, u32 sel)
+{
+	const struct tb_cpu *tc = &run->cpu[raw_smp_processor_id()];
+	bool cycles = run->cfg.clock == TB_CLOCK_CORE_CYCLES;
+	u32 now;
+
+	if (!tb_clock_pmu(run->cfg.clock))
+		return 0;
+	if (tb_pmc_select(tc->pmc, cycles, &now) || now != sel)
+		return tb_pmc_moved(run);
+	return 0;
+}
+
+/*
+ * Record @n timings of @prim: less @overhead, saturating at 0, in the
+ * histogram and heap; their ticks exactly in @sums, for the mean.
+ */
+static int tb_sample(struct tb_pacing *pacing, enum tb_prim prim, u64 overhead,
+		     u64 n, struct tb_hist *hist, struct tb_heap *heap,
+		     struct tb_sums *sums)
+{
+	const struct tb_config *cfg = &pacing->run->cfg;
+	u32 sel = 0;
+	int err;
+
+	err = tb_pmc_begin(pacing->run, &sel);
+	if (err)
+		return err;
+	err = tb_samplers[cfg->clock][cfg->do_work][prim](pacing, prim, overhead,
+							  n, hist, heap, sums);
+	return err ? err : tb_pmc_end(pacing->run, sel);
+}
+
+/*
+ * The cost of an empty window, timed by the loop that times every
+ * primitive, bookkeeping included, so that both run the same code around
+ * their windows. The median of TB_CALIBRATION_SAMPLES, which an interrupt
+ * cannot skew, is the overhead that every sample of the round is less;
+ * their exact sum, in @empty, is what the mean of the round's windows is
+ * less (struct tb_sums). The windows are recorded less @pilot, somewhat
+ * below what they cost (tb_pilot()), so that they land where the
+ * histogram is exact, below TB_HIST_EXACT, whatever a window costs; @hist
+ * is left empty for the next round.
+ */
+static int tb_calibrate(struct tb_pacing *pacing, struct tb_hist *hist,
+			u64 pilot, u64 *overhead, struct tb_u128 *empty)
+{
+	struct tb_sums sums = {};
+	struct tb_heap none;
+	int err;
+
+	tb_heap_init(&none, NULL, 0);
+	err = tb_sample(pacing, TB_NONE, pilot, TB_CALIBRATION_SAMPLES, hist,
+			&none, &sums);
+	*overhead = pilot + tb_hist_median(hist);
+	*empty = sums.raw;
+	tb_hist_reset(hist);
+	return err;
+}
+
+/*
+ * Where to record a calibration from, given an earlier @overhead: half the
+ * histogram's exact range below it, so that the windows stay in that range
+ * while their cost drifts by less than TB_HIST_EXACT / 2 either way. An
+ * overhead read off the inexact range is low, never high, by 1/256 at most.
+ */
+static u64 tb_pilot(u64 overhead)
+{
+	return overhead > TB_HIST_EXACT / 2 ? overhead - TB_HIST_EXACT / 2 : 0;
+}
+
+/* Histogram figures stay in whole windows; only means are per pair. */
+static void tb_describe(const struct tb_hist *hist, const struct tb_sums *sums,
+			u64 batch, struct tb_cpu_result *res)
+{
+	res->median = tb_hist_median(hist);
+	res->mean = tb_sums_mean(sums, batch);
+	res->max = hist->max;
+	res->p99 = tb_hist_percentile(hist, 99, 100);
+	res->samples = hist->nr;
+}
+
+/*
+ * Counter ticks per second over a span that ktime also measured; 0 when
+ * it cannot be told (a counter that went backwards wraps to ~2^64, and
+ * x86's mul_u64_u64_div_u64() traps on a quotient past 64 bits).
+ */
+static u64 tb_counter_hz(u64 cycles, u64 ns)
+{
+	u64 whole, rest;
+
+	if (!ns)
+		return 0;
+	whole = div64_u64_rem(cycles, ns, &rest);
+	if (whole > U64_MAX / NSEC_PER_SEC)
+		return 0;
+	/* rest < ns, so this quotient is below NSEC_PER_SEC */
+	return whole * NSEC_PER_SEC + mul_u64_u64_div_u64(rest, NSEC_PER_SEC, ns);
+}
+
+/*
+ * A reading for counter_hz, at the start and end of a run on a CPU: the
+ * clock itself, but the whole 64-bit count of core cycles, and none of
+ * instructions, whose rate says nothing of a clock.
+ */
+static u64 tb_span_read(const struct tb_config *cfg, struct tb_cpu *tc)
+{
+	switch (cfg->clock) {
+	case TB_CLOCK_INSTRUCTIONS:
+		return 0;
+	case TB_CLOCK_CORE_CYCLES:
+		return tb_pmc_count(tc->pmc);
+	default:
+		return tb_clock_read(cfg->clock, 0, false);
+	}
+}
+
+/* Hand this CPU's histograms and largest samples on to the run. */
+static void tb_merge_cpu(struct tb_run *run, struct tb_cpu_buf *buf,
+			 const struct tb_heap *heaps)
+{
+	enum tb_prim prim;
+	size_t i;
+
+	mutex_lock(&run->merge_lock);
+	for (prim = 0; prim < TB_NR_PRIMS; prim++) {
+		tb_hist_merge(&run->report->hist[prim], &buf->hist[prim]);
+		tb_sums_merge(&run->report->sums[prim], &buf->sums[prim]);
+		for (i = 0; i < heaps[prim].nr; i++)
+			tb_heap_offer(&run->heaps[prim], heaps[prim].data[i]);
+	}
+	mutex_unlock(&run->merge_lock);
+}
+
+/* Measure on this CPU into tc->buf. */
+int tb_measure_cpu(struct tb_run *run, struct tb_cpu *tc)
+{
+	const struct tb_config *cfg = &run->cfg;
+	struct tb_heap heaps[TB_NR_PRIMS];
+	struct tb_cpu_buf *buf = tc->buf;
+	u64 cycles0, ns0, cycles1, ns1, overhead, overhead_sum = 0;
+	u64 done, n, rounds = 0;
+	struct tb_u128 empty, less;
+	struct tb_pacing pacing;
+	enum tb_prim prim;
+	int err;
+
+	if (cfg->clock == TB_CLOCK_CYCLES || cfg->clock == TB_CLOCK_ORDERED) {
+		err = tb_counter_check();
+		if (err)
+			return err;
+	}
+	tb_pacing_init(&pacing, run);
+	tb_hist_init(&buf->calibration);
+	for (prim = 0; prim < TB_NR_PRIMS; prim++) {
+		tb_hist_init(&buf->hist[prim]);
+		buf->sums[prim] = (struct tb_sums){};
+		/* a percentile run needs no heap: size 0 keeps nothing */
+		tb_heap_init(&heaps[prim], buf->highest[prim],
+			     run->percentile ? 0 : cfg->nr_highest);
+	}
+
+	cycles0 = tb_span_read(cfg, tc);
+	/* the same read for clock=ns: its counter_hz is exactly 10^9 */
+	ns0 = cfg->clock == TB_CLOCK_NS ? cycles0 : ktime_get_ns();
+	/* a first, rough calibration: where the rounds' ones record from */
+	err = tb_calibrate(&pacing, &buf->calibration, 0, &overhead, &empty);
+	if (err)
+		return err;
+	/*
+	 * Rounds: a fresh calibration, then a block of each primitive, whose
+	 * windows are less the calibration's median in the histogram and
+	 * less its mean in the sums.
+	 */
+	for (done = 0; done < cfg->nr_samples; done += n) {
+		n = min_t(u64, cfg->nr_samples - done, TB_BLOCK);
+		err = tb_calibrate(&pacing, &buf->calibration,
+				   tb_pilot(overhead), &overhead, &empty);
+		if (err)
+			return err;
+		overhead_sum += overhead;
+		rounds++;
+		less = tb_sums_round_less(empty, n);
+		for (prim = 0; prim < TB_NR_PRIMS; prim++) {
+			err = tb_sample(&pacing, prim, overhead, n,
+					&buf->hist[prim], &heaps[prim],
+					&buf->sums[prim]);
+			if (err)
+				return err;
+			tb_sums_less(&buf->sums[prim], less);
+		}
+	}
+	cycles1 = tb_span_read(cfg, tc);
+	ns1 = cfg->clock == TB_CLOCK_NS ? cycles1 : ktime_get_ns();
+	tc->counter_hz = tb_counter_hz(cycles1 - cycles0, ns1 - ns0);
+	/* below U64_MAX: at most 2^30 rounds of a window's cost */
+	tc->overhead = div64_u64(overhead_sum, rounds);
+
+	for (prim = 0; prim < TB_NR_PRIMS; prim++) {
+		if (run->percentile)
+			tc->percentile[prim] = tb_hist_percentile(&buf->hist[prim],
+								  run->percentile,
+								  100);
+		else
+			tb_describe(&buf->hist[prim], &buf->sums[prim],
+				    cfg->batch, &tc->res[prim]);
+	}
+	if (!run->percentile)
+		tb_merge_cpu(run, buf, heaps);
+	return 0;
+}
+
+/*
+ * A PMU clock's counters, one on each CPU of the run, which the run opens
+ * as it starts and releases as it ends, on every path: a counter held
+ * between runs would deny it to other users for nothing.
+ */
+int tb_open_counters(struct tb_run *run)
+{
+	bool cycles = run->cfg.clock == TB_CLOCK_CORE_CYCLES;
+	unsigned int cpu;
+	int err;
+
+	for_each_cpu(cpu, &run->cpus) {
+		struct tb_cpu *tc = &run->cpu[cpu];
+
+		strscpy(tc->pmu, "-", sizeof(tc->pmu));
+		if (!tb_clock_pmu(run->cfg.clock))
+			continue;
+		err = tb_pmc_create(cpu, cycles, &tc->pmc);
+		/* perf's refusal of a CPU going down is no missing PMU */
+		if (err)
+			return cpu_active(cpu) ? err : -EAGAIN;
+		strscpy(tc->pmu, tb_pmc_name(tc->pmc), sizeof(tc->pmu));
+	}
+	return 0;
+}
+
+/*
+ * Whether clock=cycles or ordered can be read on every online CPU, and
+ * advances on this one: each CPU of a run checks its own again as the
+ * run starts (tb_counter_check()), a CPU that came up since among them.
+ */
+static int tb_counter_probe(void)
+{
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu)
+		if (!tb_counter_usable(cpu))
+			return -ENODEV;
+	return tb_counter_check();
+}
+
+/*
+ * Whether a clock can be used, so that one no run could use is refused
+ * when it is written. A PMU clock's counter must be had on every online
+ * CPU: one is opened and released on each (pmu.h says with what errno).
+ * A run opens its own. Not during a run: its counters would make the
+ * probe fail, and the probe's would make perf move them; the next run
+ * opens them anyway.
+ */
+int tb_clock_check(enum tb_clock clock)
+{
+	struct perf_event *event;
+	unsigned int cpu;
+	int err = 0;
+
+	if (clock == TB_CLOCK_CYCLES || clock == TB_CLOCK_ORDERED)
+		return tb_counter_probe();
+	if (!tb_clock_pmu(clock))
+		return 0;
+	if (!mutex_trylock(&tb_run_lock)) {
+		pr_notice("clock %s not checked: a run is under way, the next run checks it\n",
+			  tb_clock_names[clock]);
+		return 0;
+	}
+	for_each_online_cpu(cpu) {
+		err = tb_pmc_create(cpu, clock == TB_CLOCK_CORE_CYCLES, &event);
+		/* perf's refusal of a CPU going down is no missing PMU */
+		if (err && !cpu_online(cpu))
+			err = -EAGAIN;
+		if (err)
+			break;
+		perf_event_release_kernel(event);
+	}
+	mutex_unlock(&tb_run_lock);
+	return err;
+}
