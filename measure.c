@@ -186,7 +186,7 @@ static __always_inline void tb_pair(enum tb_prim prim, bool work)
  * the stack and reloaded inside the window on arm64 with KASAN.
  */
 static __always_inline u64 tb_window(enum tb_prim prim, bool work,
-				     enum tb_clock clock, u64 batch)
+				     enum tb_clock clock, u32 batch)
 {
 	u32 sel = tb_clock_pmu(clock) ? raw_cpu_read(tb_pmc_sel) : 0;
 	u64 t0, t1;
@@ -275,7 +275,7 @@ static int tb_checkpoint(struct tb_pacing *pacing, enum tb_prim prim)
  * reads right, or one that still reads negative. Rare, so a call through
  * a pointer will do.
  */
-static noinline u64 tb_retime(u64 (*window)(u64 n), u64 batch)
+static noinline u64 tb_retime(u64 (*window)(u32 n), u32 batch)
 {
 	u64 sample = TB_WINDOW_AGAIN;
 	unsigned int i;
@@ -287,8 +287,8 @@ static noinline u64 tb_retime(u64 (*window)(u64 n), u64 batch)
 
 /* Untimed windows, paced as the timed ones are. */
 static __always_inline int tb_warm_up(struct tb_pacing *pacing,
-				      enum tb_prim prim, u64 (*window)(u64 n),
-				      u64 batch)
+				      enum tb_prim prim, u64 (*window)(u32 n),
+				      u32 batch)
 {
 	unsigned int i;
 	int err;
@@ -313,14 +313,14 @@ static __always_inline int tb_warm_up(struct tb_pacing *pacing,
  * struct tb_rec, whose range and sum stay in locals: through pointers,
  * every window call and bucket store could have changed them.
  */
-static __always_inline int tb_sample_loop(u64 (*window)(u64 n),
+static __always_inline int tb_sample_loop(u64 (*window)(u32 n),
 					  struct tb_pacing *pacing,
 					  enum tb_prim prim, u64 overhead,
 					  u64 n, struct tb_hist *hist,
 					  struct tb_heap *heap,
 					  struct tb_sums *sums)
 {
-	u64 batch = pacing->run->cfg.batch;
+	u32 batch = pacing->run->cfg.batch;
 	u64 *counts = tb_rec_counts(hist);
 	struct tb_rec_fast fast;
 	u64 left, fast_sum = 0;
@@ -363,7 +363,7 @@ static __always_inline int tb_sample_loop(u64 (*window)(u64 n),
  * into ftrace either.
  */
 #define TB_WINDOW(name, id, clock, work)				\
-static noinline notrace __tb_own u64 tb_win_##name(u64 n)		\
+static noinline notrace __tb_own u64 tb_win_##name(u32 n)		\
 {									\
 	return tb_window(TB_##id, work, TB_CLOCK_##clock, n);		\
 }									\

@@ -120,7 +120,7 @@ extern struct mutex tb_params_lock;
 /* What a run measures with, copied from the configuration as it starts. */
 struct tb_config {
 	enum tb_clock clock;
-	u64 batch;
+	u32 batch;		/* u32: one register in i386's window loops */
 	u64 nr_samples;
 	size_t nr_highest;	/* clamped to nr_samples */
 	bool do_work;
