@@ -498,8 +498,9 @@ int tb_benchmark(void)
 	u64 duration_ns;
 	int err;
 
+	/* nothing has happened yet: a handler with SA_RESTART restarts the call */
 	if (mutex_lock_interruptible(&tb_run_lock))
-		return -EINTR;
+		return -ERESTARTSYS;
 
 	run = tb_run_alloc(0);
 	err = -ENOMEM;
@@ -526,8 +527,9 @@ int tb_percentile_run(unsigned int pct)
 	u64 duration_ns;
 	int err;
 
+	/* nothing has happened yet: a handler with SA_RESTART restarts the call */
 	if (mutex_lock_interruptible(&tb_run_lock))
-		return -EINTR;
+		return -ERESTARTSYS;
 
 	run = tb_run_alloc(pct);
 	if (!run) {
