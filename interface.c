@@ -115,14 +115,17 @@ out:
 	return err;
 }
 
-/* The cpulist as it reads back: "all" shows the CPUs that are up. */
+/*
+ * The cpulist as it reads back: "all" shows the CPUs a run would measure
+ * now, the active ones (tb_select_cpus()).
+ */
 static int tb_cpus_print(char *buf, size_t size)
 {
 	int len;
 
 	mutex_lock(&tb_params_lock);
 	len = scnprintf(buf, size, "%*pbl\n",
-			cpumask_pr_args(tb_cpus_all ? cpu_online_mask :
+			cpumask_pr_args(tb_cpus_all ? cpu_active_mask :
 					&tb_cpus_wanted));
 	mutex_unlock(&tb_params_lock);
 	return len;
