@@ -105,13 +105,21 @@ static __always_inline unsigned int tb_clock_bits(enum tb_clock clock)
 }
 
 #ifdef TB_DISASM_SELFTEST
-/* tools/check.sh builds this once, to see tools/disasm.sh catch a store */
+/*
+ * tools/check.sh builds this to see tools/disasm.sh catch a store in the
+ * windows: in all of them, or with TB_DISASM_SELFTEST_CLOCK in those of
+ * that clock alone.
+ */
 static u64 tb_selftest_sink;
 #endif
 
-static __always_inline void tb_selftest_store(u64 v)
+static __always_inline void tb_selftest_store(enum tb_clock clock, u64 v)
 {
 #ifdef TB_DISASM_SELFTEST
+#ifdef TB_DISASM_SELFTEST_CLOCK
+	if (clock != TB_DISASM_SELFTEST_CLOCK)
+		return;
+#endif
 	WRITE_ONCE(tb_selftest_sink, v);
 #endif
 }
@@ -193,7 +201,7 @@ static __always_inline u64 tb_window(enum tb_prim prim, bool work,
 
 	t0 = tb_clock_read(clock, sel, true);
 	barrier();
-	tb_selftest_store(t0);
+	tb_selftest_store(clock, t0);
 	/* batch >= 1: no test before the first pair */
 	do {
 		tb_pair(prim, work);

@@ -192,7 +192,8 @@ run_host()
 	# the sites of the module it built and measured (one loaded before
 	# may be another build); the kernel's only with its debug vmlinux
 	if [ $loaded = 1 ]; then
-		"$TB_TOP/tools/codesize.sh" "$TB_TOP/tracerbench.ko" \
+		"$TB_TOP/tools/codesize.sh" --clocks "${clock:-cycles}" \
+			"$TB_TOP/tracerbench.ko" \
 			$(ls /usr/lib/debug/boot/vmlinux-"$(uname -r)" 2>/dev/null) \
 			>>"$out/kernels/$host_label.env" ||
 			echo "bench.sh: warning: no code sizes of $TB_TOP/tracerbench.ko" >&2
@@ -427,7 +428,7 @@ code_env()
 
 	[ -f "$vmlinux" ] || vmlinux=
 	[ -n "$vmlinux" ] && [ -f "$base" ] && [ "$l" != "${labels[0]}" ] || base=
-	"$TB_TOP/tools/codesize.sh" "$2" $vmlinux $base
+	"$TB_TOP/tools/codesize.sh" --clocks "${clock:-cycles}" "$2" $vmlinux $base
 }
 
 # split_results KTAP: the "# @@ PATH" blocks collect.sh emitted, into $out

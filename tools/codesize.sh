@@ -1,10 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# codesize.sh MODULE.ko [VMLINUX [BASE_VMLINUX]]: what a call site of each
-# primitive costs in code, and what the kernel's text is, as "key value"
-# lines (bench.sh puts them in kernels/LABEL.env, report.py's code table
-# reads them):
+# codesize.sh [--clocks LIST] MODULE.ko [VMLINUX [BASE_VMLINUX]]: what a
+# call site of each primitive costs in code, and what the kernel's text
+# is, as "key value" lines (bench.sh puts them in kernels/LABEL.env,
+# report.py's code table reads them):
 #
 #   site.P.insns, site.P.bytes   one site of primitive P, from the built
 #                                module: its window of batch 1 (clock
@@ -29,8 +29,10 @@
 # Without VMLINUX (a kernel whose build tree is not at hand), the site
 # lines only. The kernel's lines, which take a disassembly of the whole
 # kernel, are kept beside VMLINUX (VMLINUX.codesize-*) while it and
-# BASE_VMLINUX stay older, and this script the same. Exit 1 if a file cannot be read or its windows
-# not checked.
+# BASE_VMLINUX stay older, and this script the same. The windows must
+# check (tools/disasm.sh): those of the clocks in LIST (a run's) and of
+# cycles, which the sites are measured by; any other clock's that do not
+# are warnings. Exit 1 if a file cannot be read or its windows not checked.
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -43,11 +45,16 @@ die()
 	exit 1
 }
 
-ko=${1:?usage: tools/codesize.sh MODULE.ko [VMLINUX [BASE_VMLINUX]]}
+clocks=
+case ${1:-} in
+--clocks)	clocks=${2:-}; shift 2 ;;
+--clocks=*)	clocks=${1#--clocks=}; shift ;;
+esac
+ko=${1:?usage: tools/codesize.sh [--clocks LIST] MODULE.ko [VMLINUX [BASE_VMLINUX]]}
 vmlinux=${2:-}
 base=${3:-}
 
-sizes=$("$top/tools/disasm.sh" --sizes "$ko") ||
+sizes=$("$top/tools/disasm.sh" --sizes ${clocks:+--clocks "$clocks,cycles"} "$ko") ||
 	die "$ko: its windows do not check (tools/disasm.sh $ko)"
 echo "$sizes" | awk -v prims="$(tb_prims | tr '\n' ' ')" '
 	$1 == "size" { insns[$2] = $3; bytes[$2] = $4; calls[$2] = $5 }
