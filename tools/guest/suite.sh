@@ -12,7 +12,8 @@
 # faults, leaks, version, kunit; cost, speed and timing time runs and
 # check nothing), or jobs/GROUP.sh, the guest side of a host tool, which
 # checks nothing (collect, scale, show). What they share is in
-# ktap.sh, tests/common.sh and tests/running.sh.
+# ktap.sh, tests/common.sh and tests/running.sh; the functional group's
+# tests of the clocks are in tests/clocks.sh.
 #
 # Groups take parameters from the kernel command line (tb.NAME=). The run
 # ends by checking dmesg. The plan line comes last, so a guest that dies

@@ -302,3 +302,196 @@ test_run_ended()
 	expect "next run" "$(write_errno $TB/$trigger 1)" OK || fail=1
 	return $fail
 }
+
+# The functional group's tests of runs held, ended from outside, and
+# raced by hotplug (group_functional runs them).
+
+# Two writers: the second waits for the first. The second asks for CPUs
+# the held run does not block on, so had it not waited it would be done.
+test_concurrent_writers()
+{
+	local fail=0 before
+	before=$(runs)
+	echo 100 >$TB/nr_samples
+	start_held_run /tmp/a || return 1
+	echo 0-1 >$TB/cpus
+	start_benchmark /tmp/b
+	# it waits for the first writer's run, on the run lock
+	wait_run_lock "$writer_pid" || fail=1
+	hog_alive "while the second writer waited" || fail=1
+	[ -s /tmp/b ] && { diag "the second writer ran: $(cat /tmp/b)"; fail=1; }
+	expect "runs while held" "$(runs)" "$before" || fail=1
+	release_cpu
+	wait_file /tmp/a && wait_file /tmp/b ||
+		{ diag "a writer did not return"; fail=1; }
+	wait
+	expect "first writer" "$(cat /tmp/a)" OK || fail=1
+	expect "second writer" "$(cat /tmp/b)" OK || fail=1
+	expect "runs after both" "$(runs)" $((before + 2)) || fail=1
+	# the second run snapshotted its settings when it got its turn
+	expect "CPUs of the last run" "$(summary_key cpus)" 0-1 || fail=1
+	check_results_sane || fail=1
+	set_defaults
+	return $fail
+}
+
+test_read_during_run()
+{
+	local fail=0 before params during summary
+	echo 1 >$TB/benchmark
+	before=$(snapshot_results)
+	summary=$(cat $TB/summary)
+	echo 100 >$TB/nr_samples
+	start_held_run /tmp/a || return 1
+	during=$(snapshot_results)
+	params=$(snapshot_params)
+	expect "results during the run" "$during" "$before" || fail=1
+	expect "summary during the run" "$(cat $TB/summary)" "$summary" ||
+		fail=1
+	hog_alive "while the results were read" || fail=1
+	echo 777 >$TB/nr_samples ||
+		{ diag "config write during the run failed"; fail=1; }
+	expect "params read during the run" "$params" \
+		"nr_samples=100 nr_highest=100 do_work=0 batch=1 cpus=$(online_cpus) clock=cycles " ||
+		fail=1
+	release_cpu
+	wait_file /tmp/a || { diag "writer did not return"; fail=1; }
+	wait
+	expect "writer" "$(cat /tmp/a)" OK || fail=1
+	expect "nr_samples after the run" "$(cat $TB/nr_samples)" 777 || fail=1
+	expect "the run's nr_samples" "$(summary_key nr_samples)" 100 || fail=1
+	set_defaults
+	return $fail
+}
+
+# A killed writer ends a run while a thread has not reached the start
+# barrier, and never will until its CPU is released: the writer takes its
+# place.
+test_killed_before_barrier()
+{
+	local fail=0 pid before
+	before=$(runs)
+	echo 100 >$TB/nr_samples
+	hold_cpu || return 1
+	taskset -c 0 /tests/tbio write $TB/benchmark 1 >/tmp/a &
+	pid=$!
+	wait_held || { diag "the run was not held: $(cat /tmp/a)"; fail=1; }
+	kill -9 $pid
+	wait_gone $pid ||
+		{ diag "the killed writer hangs with its CPU held"; fail=1; }
+	{ wait $pid; } 2>/dev/null
+	# the writer ended, not the hold: the hog ends itself only after
+	# HOG_SECONDS
+	kill -0 "$hog_pid" 2>/dev/null ||
+		{ diag "the writer ended only once the hog had gone"; fail=1; }
+	expect "runs while held" "$(runs)" "$before" || fail=1
+	release_cpu
+	expect "next run" "$(write_errno $TB/benchmark 1)" OK || fail=1
+	expect "runs" "$(runs)" $((before + 1)) || fail=1
+	set_defaults
+	return $fail
+}
+
+# stime PID: the clock ticks PID has spent in the kernel
+stime()
+{
+	awk '{ print $15 }' /proc/$1/stat 2>/dev/null
+}
+
+# A killed writer returns at once while a thread of its run measures and
+# a real-time task keeps that thread off its CPU: the thread finishes
+# with the run when it runs again, and the last one out frees what the
+# run holds (the leaks group finds nothing left on the debug kernel).
+test_killed_while_starved()
+{
+	local fail=0 pid before thread t0 n=0
+	before=$(runs)
+	echo 4294967296 >$TB/nr_samples
+	taskset -c 0 /tests/tbio write $TB/benchmark 1 >/tmp/a &
+	pid=$!
+	thread=$(pid_of "tracerbench/$HOLD_CPU")
+	t0=$(stime "$thread")
+	# measuring: ten ticks in the kernel since the run began, far more
+	# than taking its part and passing the barrier take
+	while [ "$(stime "$thread")" -lt $((t0 + 10)) ] && [ $n -lt 3000 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	[ -s /tmp/a ] && { diag "the run ended: $(cat /tmp/a)"; return 1; }
+	hold_cpu || { kill -9 $pid; wait; return 1; }
+	kill -9 $pid
+	wait_gone $pid ||
+		{ diag "the killed writer waits for its starved thread"; fail=1; }
+	{ wait $pid; } 2>/dev/null
+	hog_alive "when the killed writer returned" || fail=1
+	expect "runs while starved" "$(runs)" "$before" || fail=1
+	release_cpu
+	echo 100 >$TB/nr_samples
+	expect "next run" "$(write_errno $TB/benchmark 1)" OK || fail=1
+	expect "runs" "$(runs)" $((before + 1)) || fail=1
+	set_defaults
+	return $fail
+}
+
+# A run ended from outside: TRIGGER|EVENT|ERRNO, during a run of 2^32
+# samples per CPU (hours, and no more memory than 100), started from CPU
+# 3, which a benchmark of all CPUs, the percentile and the run at load
+# (insmod run=1) all measure. offline takes CPU 3 down; SIGINT is Ctrl-C
+# (tbio catches it, so the call returns its errno); SIGKILL leaves no
+# errno to read ("-"). Each ends the run at its threads' next checkpoint:
+# nothing is published, and a load fails. |CLOCK: the run's is that PMU
+# clock, where the guest's PMU serves it, and its counters must be free
+# again after.
+RUN_ENDINGS="
+benchmark|offline|EAGAIN
+percentile|offline|EAGAIN
+insmod|offline|EAGAIN
+benchmark|SIGINT|EINTR
+percentile|SIGINT|EINTR
+insmod|SIGINT|EINTR
+benchmark|SIGKILL|-
+percentile|SIGKILL|-
+insmod|SIGKILL|-
+benchmark|SIGKILL|-|core_cycles
+benchmark|offline|EAGAIN|core_cycles
+benchmark|SIGINT|EINTR|instructions
+"
+
+CPU3=/sys/devices/system/cpu/cpu3/online
+
+# The run holds no CPU-hotplug lock. During a run on CPUs 0-2, CPU 3
+# goes down, a static key is toggled (which waits for a pending hotplug
+# while anyone holds cpus_read_lock()) and CPU 3 comes back: each returns
+# while the run goes on, and CPU 3 takes no part in it. Then CPU 2, which
+# the run measures, goes down: the run ends with EAGAIN at its next
+# checkpoint, and nothing is published.
+test_hotplug_during_run()
+{
+	local fail=0 results before
+	[ -w $CPU3 ] || { diag "cpu3 cannot go offline"; return 1; }
+	results=$(snapshot_results)
+	before=$(runs)
+	echo 4294967296 >$TB/nr_samples && echo 0-2 >$TB/cpus || return 1
+	start_benchmark /tmp/a
+	wait_in "$writer_pid" tb_run_cpus || fail=1
+	( echo 0 >$CPU3; echo $? >/tmp/switch3 ) &
+	toggle_key || fail=1
+	still_running "before the toggle returned" || fail=1
+	wait_file /tmp/switch3 && expect "cpu3 offline" "$(cat /tmp/switch3)" 0 ||
+		fail=1
+	still_running "before cpu3 went down" || fail=1
+	switch_cpu 3 1 || fail=1
+	still_running "before cpu3 came up" || fail=1
+	switch_cpu 2 0 || fail=1
+	wait_file /tmp/a || { diag "the writer did not return"; fail=1; }
+	wait
+	expect "writer" "$(cat /tmp/a)" EAGAIN || fail=1
+	switch_cpu 2 1 || fail=1
+	expect "runs" "$(runs)" "$before" || fail=1
+	expect "results" "$(snapshot_results)" "$results" || fail=1
+	set_defaults
+	expect "next run" "$(write_errno $TB/benchmark 1)" OK || fail=1
+	expect "CPUs of the run" "$(summary_key cpus)" 0-3 || fail=1
+	return $fail
+}
+

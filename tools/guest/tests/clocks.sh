@@ -1,0 +1,132 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The functional group's tests of the clocks (group_functional runs them):
+# each runs and says so, each primitive costs something by each, the PMU
+# clocks where the guest's PMU serves them, and a counter's refusal.
+
+# Each clock reads back, measures, and says so in the summary; ns ticks at
+# exactly 10^9 per second, by definition. That each primitive costs
+# something by each clock: test_costs_something.
+test_clock_runs()
+{
+	local fail=0 c unit
+	echo 1000 >$TB/nr_samples
+	for c in ordered ns cycles; do
+		expect "clock $c" "$(write_errno $TB/clock $c)" OK || fail=1
+		expect "clock reads back" "$(cat $TB/clock)" $c || fail=1
+		expect "run with clock $c" "$(write_errno $TB/benchmark 1)" OK ||
+			fail=1
+		expect "summary clock" "$(summary_key clock)" $c || fail=1
+		unit=cycles
+		[ $c = ns ] && unit=ns
+		expect "summary unit" "$(summary_key unit)" $unit || fail=1
+		check_results_sane || fail=1
+		[ "$(summary_key counter_hz)" -gt 0 ] ||
+			{ diag "counter_hz with $c"; fail=1; }
+		[ $c = ns ] && { expect "counter_hz of ns" \
+			"$(summary_key counter_hz)" 1000000000 || fail=1; }
+		diag "clock $c: medians $(medians)"
+	done
+	set_defaults
+	return $fail
+}
+
+# Every primitive costs something, by each clock a run may time with. At
+# batch 1000 a window holds 1000 pairs: at least 2000 instructions more
+# than the empty window's (no pair is under two), which no TCG guest runs
+# in under 200 ns (ten guest instructions a host nanosecond), 12 ticks of
+# the coarsest clock here, arm64's 62.5 MHz counter. A median of 0 would
+# need half of a CPU's windows to cost no more than the median of its
+# empty windows, so the median of 128 or more of the 256 calibration
+# windows of the same loop, a microsecond each, to be 12 ticks late: hit,
+# that many of them, by what interrupts a vCPU every few milliseconds.
+test_costs_something()
+{
+	local fail=0 c p
+	echo 20 >$TB/nr_samples && echo 1000 >$TB/batch || return 1
+	for c in cycles ordered ns; do
+		echo $c >$TB/clock &&
+			expect "run with clock $c" "$(write_errno $TB/benchmark 1)" OK ||
+			{ fail=1; continue; }
+		for p in $PRIMS; do
+			[ $p = none ] && continue
+			[ "$(summary_key $p.median)" != 0 ] ||
+				{ diag "$p.median by $c at batch 1000 is 0"; fail=1; }
+		done
+		diag "clock $c, batch 1000: medians $(summary_medians)"
+	done
+	set_defaults
+	return $fail
+}
+
+# The PMU clocks. Each that this guest's PMU serves (tb.pmu=, from
+# tools/arch/) measures, says its unit, and names the PMU of each CPU in
+# per_cpu; counter_hz is 0 for instructions, and a rate for core cycles.
+# Any other is refused with ENODEV, and every setting and result stays as
+# it was.
+test_pmu_clocks()
+{
+	local fail=0 c
+	echo 1000 >$TB/nr_samples
+	for c in instructions core_cycles; do
+		case ",$PMU_CLOCKS," in
+		*",$c,"*)	;;
+		*)	diag "clock $c: not served here"
+			test_bad_input clock $c ENODEV || fail=1
+			continue ;;
+		esac
+		expect "clock $c" "$(write_errno $TB/clock $c)" OK || fail=1
+		expect "run with clock $c" "$(write_errno $TB/benchmark 1)" OK ||
+			fail=1
+		expect "summary clock" "$(summary_key clock)" $c || fail=1
+		expect "summary unit" "$(summary_key unit)" $c || fail=1
+		check_results_sane || fail=1
+		if [ $c = instructions ]; then
+			expect "counter_hz of instructions" \
+				"$(summary_key counter_hz)" 0 || fail=1
+		else
+			[ "$(summary_key counter_hz)" -gt 0 ] ||
+				{ diag "counter_hz with $c"; fail=1; }
+		fi
+		for p in $PRIMS; do
+			awk 'NR > 1 && (NF != 7 || $7 == "-") { bad = 1 }
+			     END { exit bad || NR < 2 }' $TB/$p/per_cpu ||
+				{ diag "$p/per_cpu names no PMU"; fail=1; }
+		done
+		diag "clock $c: medians $(medians), PMU $(awk 'NR == 2 { print $7 }' $TB/none/per_cpu)"
+	done
+	set_defaults
+	return $fail
+}
+
+# A CPU whose counter has an erratum (forced: no CPU here has one): cycles
+# and ordered are refused with ENODEV, written or left as the default, and
+# nothing changes; ns, which reads through the kernel's workaround, runs.
+test_counter_erratum()
+{
+	local fail=0 before
+
+	unload || return 1
+	insmod $MODULE force_counter_erratum=1 nr_samples=100 ||
+		{ diag "insmod force_counter_erratum=1 failed"; return 1; }
+	expect "clock at load" "$(cat $TB/clock)" cycles || fail=1
+	expect "run by cycles" "$(write_errno $TB/benchmark 1)" ENODEV || fail=1
+	expect "runs" "$(runs)" 0 || fail=1
+	echo ns >$TB/clock || fail=1
+	for c in ordered cycles; do
+		snap_params
+		before=$SNAPSHOT
+		expect "write $c" "$(write_errno $TB/clock $c)" ENODEV || fail=1
+		expect "settings after $c" "$(snapshot_params)" "$before" || fail=1
+	done
+	expect "run by ns" "$(write_errno $TB/benchmark 1)" OK || fail=1
+	expect "runs" "$(runs)" 1 || fail=1
+	expect "summary clock" "$(summary_key clock)" ns || fail=1
+	unload || fail=1
+	insmod $MODULE run=1 force_counter_erratum=1 nr_samples=100 2>/dev/null &&
+		{ diag "a headless run by cycles loaded"; unload; fail=1; }
+	[ -d $TB ] && { diag "a refused load left a tree"; fail=1; }
+	load || fail=1
+	test_defaults || fail=1
+	return $fail
+}
