@@ -19,8 +19,12 @@
 
 #define TB_PMC_BITS		32
 
-/* What a window's read selects: the counter perf gave the event. */
-static DEFINE_PER_CPU(u32, tb_pmc_sel);
+/*
+ * What a window's read selects: the counter perf gave the event. Not
+ * static: x86's reads load it by name, which tools/disasm.sh looks for.
+ */
+DECLARE_PER_CPU(u32, tb_pmc_sel);
+DEFINE_PER_CPU(u32, tb_pmc_sel);
 
 #if defined(CONFIG_PERF_EVENTS) && (defined(CONFIG_X86) || defined(CONFIG_ARM64))
 
@@ -32,13 +36,23 @@ static DEFINE_PER_CPU(u32, tb_pmc_sel);
  * that it waits for the instructions before it, and where it opens a
  * window (@open), one after, so that those after wait for it; each the
  * kernel's barrier_nospec(), lfence where lfence orders.
+ *
+ * The selector is loaded from tb_pmc_sel in the read's own asm, not kept
+ * in a register across the window: where the primitive calls its hooks
+ * (a kernel without PARAVIRT), the compiler would have to save it, and
+ * under register pressure (tinyconfig's -Os) it did so on the stack,
+ * inside the window. The empty window loads it alike; @sel goes unused.
  */
 static __always_inline u32 tb_pmc_read(bool cycles, u32 sel, bool open)
 {
 	u32 lo, hi;
 
 	barrier_nospec();
-	asm volatile("rdpmc" : "=a" (lo), "=d" (hi) : "c" (sel));
+	asm volatile("movl %%" __stringify(__percpu_seg) ":%[sel], %%ecx\n\t"
+		     "rdpmc"
+		     : "=a" (lo), "=d" (hi)
+		     : [sel] "m" (*(u32 __force *)&tb_pmc_sel)
+		     : "ecx");
 	if (open)
 		barrier_nospec();
 	return lo;

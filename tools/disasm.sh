@@ -41,9 +41,10 @@
 #     sp_el0, added or as an index, the compares of what it read, and the
 #     report calls on the bad paths. x86 keeps the count per CPU (%gs),
 #     which KASAN does not instrument;
-#   - i386: the opening read's %edx:%eax stored to the stack, and a PMU
-#     clock's counter selector loaded from it for the closing rdpmc,
-#     which the empty (none) window does alike;
+#   - i386: the opening read's %edx:%eax stored to the stack, which the
+#     empty (none) window does alike;
+#   - x86, a PMU clock: the closing read's load of the counter selector
+#     (%ecx of rdpmc) from the per-CPU tb_pmc_sel, as the empty window's;
 #   - calls of the primitive's own hooks, per primitive (below), the
 #     paravirt irq ops (indirect calls through pv_ops) and, in _work
 #     windows, simulate_critical_section;
@@ -363,10 +364,10 @@ function allowed(p,    sym, mem, a) {
 	if (arch == "i386" && op[i] == "mov" &&
 	    args[i] ~ /^%e[ad]x,(0x[0-9a-f]+)?\(%esp\)$/)
 		return 1
-	# and with a PMU clock, the counter selector (%ecx of rdpmc) spilled
-	# before the window, reloaded for the closing read
-	if (arch == "i386" && fn ~ /_(instructions|core_cycles)(_work)?$/ &&
-	    op[i] == "mov" && args[i] ~ /^(0x[0-9a-f]+)?\(%esp\),%ecx$/)
+	# the closing read of a PMU clock loads its counter selector (%ecx
+	# of rdpmc) from the per-CPU tb_pmc_sel, as the empty window does
+	if (mem && fn ~ /_(instructions|core_cycles)(_work)?$/ &&
+	    sym == "tb_pmc_sel" && op[i] == "mov" && args[i] ~ /^%[gf]s:[^,]*,%ecx( |$)/)
 		return 1
 	if (mem && op[i] !~ /^lea/) {
 		fail("memory access in the window")
