@@ -55,15 +55,18 @@ is_errno()
 test_fault_load()
 {
 	unload || return 1
-	local fail=0
+	local fail=0 partial=0
 	n=1
 	while :; do
 		set -- $(/tests/tbio -f $n insmod $MODULE)
 		[ "$2" = missed ] && break
 		if [ "$1" = OK ]; then
-			# something that may fail did: the module must be whole
-			test_tree >/dev/null ||
-				{ diag "fault $n: loaded without its tree"; fail=1; }
+			# something that may fail did: a file of the tree, whose
+			# creation is not checked, as debugfs asks (only the
+			# directory's is); what is there reads
+			test_tree >/dev/null 2>&1 || partial=$((partial + 1))
+			[ ! -e $TB/summary ] || cat $TB/summary >/dev/null ||
+				{ diag "fault $n: summary unreadable"; fail=1; }
 		else
 			is_errno "$1" || fail=1
 			[ -d $TB ] && { diag "fault $n: $1 left a tree"; fail=1; }
@@ -72,7 +75,7 @@ test_fault_load()
 		n=$((n + 1))
 		[ $n -le $FAULT_LIMIT ] || { diag "no end of faults"; return 1; }
 	done
-	diag "insmod reached $((n - 1)) fault points"
+	diag "insmod reached $((n - 1)) fault points, $partial loaded short of a file"
 	expect "load past the last fault point" "$1" OK || fail=1
 	test_defaults || fail=1
 	return $fail
