@@ -295,40 +295,6 @@ struct tb_sfixed tb_sums_mean(const struct tb_sums *s, u64 batch)
 				   TB_SUMS_EMPTY_BITS);
 }
 
-/*
- * The fast range: what lies in the histogram's range so far, below the
- * heap's floor and below TB_HIST_EXACT, where a value is its own bucket;
- * and, where the range starts at 0 and the heap takes no 0, the samples
- * below 0 down to the lowest one yet, which count as 0.
- */
-static struct tb_rec_fast tb_rec_bounds(const struct tb_rec *r)
-{
-	u64 lo = r->hist->min < r->slow.min ? r->hist->min : r->slow.min;
-	u64 max = r->hist->max > r->slow.max ? r->hist->max : r->slow.max;
-	u64 hi = tb_heap_floor(r->heap), span;
-
-	if (max < hi)
-		hi = max + 1;
-	if (hi > TB_HIST_EXACT)
-		hi = TB_HIST_EXACT;
-	span = hi > lo ? hi - lo : 0;
-	if (!lo && hi) {
-		lo -= r->under;
-		span += r->under;
-	}
-	return (struct tb_rec_fast){ .lo = lo, .span = span };
-}
-
-struct tb_rec_fast tb_rec_init(struct tb_rec *r, struct tb_hist *h,
-			       struct tb_heap *heap, u64 overhead)
-{
-	*r = (struct tb_rec){
-		.hist = h, .heap = heap, .overhead = overhead,
-		.slow = TB_HIST_TOTALS_INIT,
-	};
-	return tb_rec_bounds(r);
-}
-
 struct tb_rec_fast tb_rec_slow(struct tb_rec *r, u64 sample)
 {
 	u64 ticks = sample + r->overhead;

@@ -19,6 +19,8 @@
 #include <linux/limits.h>
 #include <linux/types.h>
 
+#include "heap.h"
+
 #define TB_HIST_EXACT_BITS	12
 #define TB_HIST_EXACT		BIT(TB_HIST_EXACT_BITS)
 #define TB_HIST_SUB_BITS	8
@@ -260,8 +262,41 @@ struct tb_rec {
 	struct tb_u128 slow_ticks;	/* and their windows' ticks */
 };
 
-struct tb_rec_fast tb_rec_init(struct tb_rec *r, struct tb_hist *h,
-			       struct tb_heap *heap, u64 overhead);
+/*
+ * The fast range: what lies in the histogram's range so far, below the
+ * heap's floor and below TB_HIST_EXACT, where a value is its own bucket;
+ * and, where the range starts at 0 and the heap takes no 0, the samples
+ * below 0 down to the lowest one yet, which count as 0.
+ */
+static inline struct tb_rec_fast tb_rec_bounds(const struct tb_rec *r)
+{
+	u64 lo = r->hist->min < r->slow.min ? r->hist->min : r->slow.min;
+	u64 max = r->hist->max > r->slow.max ? r->hist->max : r->slow.max;
+	u64 hi = tb_heap_floor(r->heap), span;
+
+	if (max < hi)
+		hi = max + 1;
+	if (hi > TB_HIST_EXACT)
+		hi = TB_HIST_EXACT;
+	span = hi > lo ? hi - lo : 0;
+	if (!lo && hi) {
+		lo -= r->under;
+		span += r->under;
+	}
+	return (struct tb_rec_fast){ .lo = lo, .span = span };
+}
+
+static inline struct tb_rec_fast tb_rec_init(struct tb_rec *r,
+					     struct tb_hist *h,
+					     struct tb_heap *heap,
+					     u64 overhead)
+{
+	*r = (struct tb_rec){
+		.hist = h, .heap = heap, .overhead = overhead,
+		.slow = TB_HIST_TOTALS_INIT,
+	};
+	return tb_rec_bounds(r);
+}
 
 /* What tb_rec_fast_add() indexes: count[], under[] below it. */
 static inline u64 *tb_rec_counts(struct tb_hist *h)

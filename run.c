@@ -65,20 +65,6 @@ static DEFINE_PER_CPU(struct task_struct *, tb_task);
 static bool tb_threads_registered;
 static int tb_cpuhp_state;		/* 0 until registered */
 
-/*
- * Whether a measuring thread goes on: 0, or why the run ends. -EINTR: the
- * writer gave up. -EAGAIN: a CPU of the run is going down; for this one,
- * smpboot waits to park its thread until tb_thread_fn() returns.
- */
-int tb_stop_reason(const struct tb_run *run)
-{
-	int stop = READ_ONCE(run->stop);
-
-	if (!stop && kthread_should_park())
-		stop = -EAGAIN;
-	return stop;
-}
-
 static int tb_thread_should_run(unsigned int cpu)
 {
 	return !!READ_ONCE(per_cpu(tb_pending, cpu));

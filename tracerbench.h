@@ -9,6 +9,7 @@
 
 #include <linux/completion.h>
 #include <linux/cpumask.h>
+#include <linux/kthread.h>
 #include <linux/mutex.h>
 #include <linux/refcount.h>
 #include <linux/types.h>
@@ -241,8 +242,21 @@ struct tb_run {
 /* Runs, benchmark or percentile, are set up one at a time. */
 extern struct mutex tb_run_lock;
 
+/*
+ * Whether a measuring thread goes on: 0, or why the run ends. -EINTR: the
+ * writer gave up. -EAGAIN: a CPU of the run is going down; for this one,
+ * smpboot waits to park its thread until tb_thread_fn() returns.
+ */
+static inline int tb_stop_reason(const struct tb_run *run)
+{
+	int stop = READ_ONCE(run->stop);
+
+	if (!stop && kthread_should_park())
+		stop = -EAGAIN;
+	return stop;
+}
+
 /* run.c */
-int tb_stop_reason(const struct tb_run *run);
 int tb_benchmark(void);
 int tb_percentile_run(unsigned int pct);
 
