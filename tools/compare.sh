@@ -13,7 +13,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--out)	out=${2:-}; shift ;;
 	--host)	kernels=() ;;
-	--arch | --rounds | --states | --nr-samples | --label | --batch) shift ;;
+	--arch | --rounds | --states | --nr-samples | --label | --batch | --clock) shift ;;
 	--help)	"$top/bench.sh" --help; exit 2 ;;
 	--*)	;;
 	*)	echo "usage: tools/compare.sh [bench.sh options]" >&2; exit 2 ;;

@@ -18,7 +18,7 @@ check_compare()
 	dir=$TB_OUT/$name log=$TB_OUT/$name.log
 	rm -rf "$dir"
 	"$TB_TOP/tools/compare.sh" --arch "$TB_ARCH" --icount --rounds 2 \
-		--out "$dir" >"$log" 2>&1
+		--clock cycles --out "$dir" >"$log" 2>&1
 	local rc=$?
 
 	ratio=$(tb_arch_param tp_ratio 5)
