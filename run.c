@@ -274,20 +274,18 @@ static struct tb_run *tb_run_alloc(unsigned int percentile)
  */
 static void tb_run_put(struct tb_run *run)
 {
-	enum tb_prim prim;
 	unsigned int cpu;
 
 	if (!refcount_dec_and_test(&run->refs))
 		return;
-	for_each_possible_cpu(cpu) {
+	/* only the run's CPUs have buffers and counters, if any */
+	for_each_cpu(cpu, &run->cpus) {
 		struct tb_cpu *tc = &run->cpu[cpu];
 
 		if (tc->pmc)
 			perf_event_release_kernel(tc->pmc);
 		kvfree(tc->buf);
 	}
-	for (prim = 0; prim < TB_NR_PRIMS; prim++)
-		tb_heap_init(&run->heaps[prim], NULL, 0);
 	kvfree(run->report);
 	kvfree(run->scratch);
 	mutex_destroy(&run->merge_lock);
