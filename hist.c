@@ -19,19 +19,6 @@ void tb_hist_init(struct tb_hist *h)
 	h->min = U64_MAX;
 }
 
-void tb_hist_reset(struct tb_hist *h)
-{
-	unsigned int lo = tb_hist_bucket(h->min), hi = tb_hist_bucket(h->max);
-
-	/* min > max: no bucket is in use, whatever nr says */
-	if (h->nr && lo <= hi)
-		memset(&h->count[lo], 0, (hi - lo + 1) * sizeof(h->count[0]));
-	h->nr = 0;
-	h->min = U64_MAX;
-	h->max = 0;
-	h->sum = (struct tb_u128){};
-}
-
 /*
  * log2 of the width of bucket @b, which must be past the exact ones: the
  * power of two it splits, less TB_HIST_SUB_BITS.
@@ -60,14 +47,27 @@ u64 tb_hist_bucket_low(unsigned int b)
 	return (u64)(TB_HIST_SUB + sub) << tb_hist_shift(b);
 }
 
+void tb_totals_add(struct tb_hist_totals *dst, const struct tb_hist_totals *t)
+{
+	dst->nr += t->nr;
+	tb_u128_add128(&dst->sum, t->sum);
+	if (t->min < dst->min)
+		dst->min = t->min;
+	if (t->max > dst->max)
+		dst->max = t->max;
+}
+
 void tb_hist_add_totals(struct tb_hist *h, const struct tb_hist_totals *t)
 {
-	h->nr += t->nr;
-	tb_u128_add128(&h->sum, t->sum);
-	if (t->min < h->min)
-		h->min = t->min;
-	if (t->max > h->max)
-		h->max = t->max;
+	struct tb_hist_totals mine = {
+		.nr = h->nr, .min = h->min, .max = h->max, .sum = h->sum,
+	};
+
+	tb_totals_add(&mine, t);
+	h->nr = mine.nr;
+	h->min = mine.min;
+	h->max = mine.max;
+	h->sum = mine.sum;
 }
 
 void tb_hist_merge(struct tb_hist *dst, const struct tb_hist *src)
@@ -83,6 +83,14 @@ void tb_hist_merge(struct tb_hist *dst, const struct tb_hist *src)
 	tb_hist_add_totals(dst, &totals);
 }
 
+/* @rank clamped to 1..nr, for nr > 0 */
+static u64 tb_rank_clamp(u64 rank, u64 nr)
+{
+	if (rank < 1)
+		return 1;
+	return rank > nr ? nr : rank;
+}
+
 u64 tb_hist_rank(const struct tb_hist *h, u64 rank)
 {
 	u64 seen = 0;
@@ -90,11 +98,9 @@ u64 tb_hist_rank(const struct tb_hist *h, u64 rank)
 
 	if (!h->nr)
 		return 0;
-	if (rank < 1)
-		rank = 1;
-	if (rank > h->nr)
-		rank = h->nr;
-	for (b = 0; b < TB_HIST_BUCKETS; b++) {
+	rank = tb_rank_clamp(rank, h->nr);
+	/* none below min's: a calibration's median is a few buckets up */
+	for (b = tb_hist_bucket(h->min); b < TB_HIST_BUCKETS; b++) {
 		seen += h->count[b];
 		if (seen >= rank)
 			return tb_hist_bucket_low(b);
@@ -103,28 +109,234 @@ u64 tb_hist_rank(const struct tb_hist *h, u64 rank)
 	return tb_hist_bucket_low(tb_hist_bucket(h->max));
 }
 
-u64 tb_hist_percentile(const struct tb_hist *h, u64 num, u64 den)
+/*
+ * The nearest rank of @num/@den of @nr values, ceil(nr * num / den), as
+ * floor((nr * num + den - 1) / den): the sum stays below 2^128, and a
+ * quotient past nr, even saturated, is clamped by the rank functions.
+ */
+static u64 tb_percentile_rank(u64 nr, u64 num, u64 den)
 {
-	/*
-	 * ceil(nr * num / den) as floor((nr * num + den - 1) / den): the sum
-	 * stays below 2^128, and a quotient past nr, even saturated, is
-	 * clamped by tb_hist_rank().
-	 */
-	struct tb_u128 n = tb_u128_mul(h->nr, num);
+	struct tb_u128 n = tb_u128_mul(nr, num);
 
 	tb_u128_add(&n, den - 1);
-	return tb_hist_rank(h, tb_u128_div(n, den, NULL));
+	return tb_u128_div(n, den, NULL);
+}
+
+u64 tb_hist_percentile(const struct tb_hist *h, u64 num, u64 den)
+{
+	return tb_hist_rank(h, tb_percentile_rank(h->nr, num, den));
+}
+
+/* The median of @nr values whose @rank-th smallest is @rank_of(@h, rank). */
+static u64 tb_median_of(const void *h, u64 nr,
+			u64 (*rank_of)(const void *h, u64 rank))
+{
+	/* for odd nr, nr / 2 + 1 is (nr + 1) / 2 without overflowing */
+	u64 upper = rank_of(h, (nr >> 1) + 1), lower;
+
+	if (nr & 1)
+		return upper;
+	lower = rank_of(h, nr >> 1);
+	return lower + ((upper - lower) >> 1);
+}
+
+static u64 tb_hist_rank_of(const void *h, u64 rank)
+{
+	return tb_hist_rank(h, rank);
 }
 
 u64 tb_hist_median(const struct tb_hist *h)
 {
-	/* for odd nr, nr / 2 + 1 is (nr + 1) / 2 without overflowing */
-	u64 upper = tb_hist_rank(h, (h->nr >> 1) + 1), lower;
+	return tb_median_of(h, h->nr, tb_hist_rank_of);
+}
 
-	if (h->nr & 1)
-		return upper;
-	lower = tb_hist_rank(h, h->nr >> 1);
-	return lower + ((upper - lower) >> 1);
+void tb_arena_init(struct tb_arena *a, struct tb_slab **slab,
+		   unsigned int max_slabs)
+{
+	*a = (struct tb_arena){ .slab = slab, .max_slabs = max_slabs };
+}
+
+bool tb_arena_give(struct tb_arena *a, struct tb_slab *slab)
+{
+	if (a->nr_slabs == a->max_slabs)
+		return false;
+	a->slab[a->nr_slabs++] = slab;
+	return true;
+}
+
+/* Chunk @c of @h, or NULL if it has none. */
+static struct tb_chunk *tb_cpu_hist_chunk(const struct tb_cpu_hist *h,
+					  unsigned int c)
+{
+	unsigned int n = h->dir[c];
+
+	if (!n--)
+		return NULL;
+	return &h->arena->slab[n / TB_SLAB_CHUNKS]->chunk[n % TB_SLAB_CHUNKS];
+}
+
+/* Chunk @c of @h, taken from the arena if it has none; needs the room. */
+static struct tb_chunk *tb_cpu_hist_take(struct tb_cpu_hist *h, unsigned int c)
+{
+	if (!h->dir[c]) {
+		h->dir[c] = ++h->arena->nr_chunks;
+		h->has[c / 64] |= BIT_ULL(c % 64);
+	}
+	return tb_cpu_hist_chunk(h, c);
+}
+
+void tb_cpu_hist_init(struct tb_cpu_hist *h, struct tb_arena *arena)
+{
+	memset(h, 0, sizeof(*h));
+	h->t.min = U64_MAX;
+	h->arena = arena;
+}
+
+void tb_cpu_hist_reset(struct tb_cpu_hist *h)
+{
+	unsigned int lo = tb_hist_bucket(h->t.min);
+	unsigned int hi = tb_hist_bucket(h->t.max), c, w;
+	u64 bits;
+
+	/* min > max: no bucket is in use, whatever nr says */
+	if (h->t.nr && lo <= hi) {
+		unsigned int top = hi < TB_HIST_EXACT ? hi : TB_HIST_EXACT - 1;
+
+		if (lo <= top)
+			memset(&h->dense[lo], 0,
+			       (top - lo + 1) * sizeof(h->dense[0]));
+		for (w = 0; w < TB_CHUNK_WORDS; w++) {
+			for (bits = h->has[w]; bits; bits &= bits - 1) {
+				c = w * 64 + __ffs64(bits);
+				if (c >= lo / TB_CHUNK && c <= hi / TB_CHUNK)
+					memset(tb_cpu_hist_chunk(h, c), 0,
+					       sizeof(struct tb_chunk));
+			}
+		}
+	}
+	h->t = (struct tb_hist_totals)TB_HIST_TOTALS_INIT;
+	h->dense_nr = 0;
+}
+
+/*
+ * Mark in @seen the chunk of bucket @b, which @h has not got yet; 1 if it
+ * was not marked before.
+ */
+static unsigned int tb_need_chunk(const struct tb_cpu_hist *h, u64 *seen,
+				  unsigned int b)
+{
+	unsigned int c = b / TB_CHUNK;
+	u64 bit = BIT_ULL(c % 64);
+
+	if (h->dir[c] || (seen[c / 64] & bit))
+		return 0;
+	seen[c / 64] |= bit;
+	return 1;
+}
+
+unsigned int tb_cpu_hist_need(const struct tb_cpu_hist *h,
+			      const struct tb_spill *spill, bool flush)
+{
+	u64 seen[TB_CHUNK_WORDS] = {};
+	unsigned int need = 0, i, b;
+
+	for (i = 0; i < spill->nr; i++)
+		need += tb_need_chunk(h, seen, tb_hist_bucket(spill->value[i]));
+	for (b = 0; flush && b < TB_HIST_EXACT; b++)
+		if (h->dense[b])
+			need += tb_need_chunk(h, seen, b);
+	return need;
+}
+
+bool tb_cpu_hist_fold(struct tb_cpu_hist *h, struct tb_spill *spill,
+		      bool flush)
+{
+	unsigned int i, b;
+
+	if (tb_cpu_hist_need(h, spill, flush) > tb_arena_room(h->arena))
+		return false;
+	for (i = 0; i < spill->nr; i++) {
+		b = tb_hist_bucket(spill->value[i]);
+		tb_cpu_hist_take(h, b / TB_CHUNK)->count[b % TB_CHUNK]++;
+	}
+	spill->nr = 0;
+	for (b = 0; flush && b < TB_HIST_EXACT; b++) {
+		if (!h->dense[b])
+			continue;
+		tb_cpu_hist_take(h, b / TB_CHUNK)->count[b % TB_CHUNK] +=
+			h->dense[b];
+		h->dense[b] = 0;
+	}
+	if (flush)
+		h->dense_nr = 0;
+	return true;
+}
+
+/* Bucket @b's count in @h, given its chunk (or NULL). */
+static u64 tb_cpu_hist_count(const struct tb_cpu_hist *h,
+			     const struct tb_chunk *chunk, unsigned int b)
+{
+	u64 n = b < TB_HIST_EXACT ? h->dense[b] : 0;
+
+	return chunk ? n + chunk->count[b % TB_CHUNK] : n;
+}
+
+u64 tb_cpu_hist_rank(const struct tb_cpu_hist *h, u64 rank)
+{
+	const struct tb_chunk *chunk;
+	u64 seen = 0;
+	unsigned int b;
+
+	if (!h->t.nr)
+		return 0;
+	rank = tb_rank_clamp(rank, h->t.nr);
+	b = tb_hist_bucket(h->t.min);
+	chunk = tb_cpu_hist_chunk(h, b / TB_CHUNK);
+	for (; b < TB_HIST_BUCKETS; b++) {
+		if (b % TB_CHUNK == 0) {
+			chunk = tb_cpu_hist_chunk(h, b / TB_CHUNK);
+			/* past the exact range, a chunk not had is all 0 */
+			if (!chunk && b >= TB_HIST_EXACT) {
+				b += TB_CHUNK - 1;
+				continue;
+			}
+		}
+		seen += tb_cpu_hist_count(h, chunk, b);
+		if (seen >= rank)
+			return tb_hist_bucket_low(b);
+	}
+	/* only reached if the counts add up to less than nr */
+	return tb_hist_bucket_low(tb_hist_bucket(h->t.max));
+}
+
+u64 tb_cpu_hist_percentile(const struct tb_cpu_hist *h, u64 num, u64 den)
+{
+	return tb_cpu_hist_rank(h, tb_percentile_rank(h->t.nr, num, den));
+}
+
+static u64 tb_cpu_hist_rank_of(const void *h, u64 rank)
+{
+	return tb_cpu_hist_rank(h, rank);
+}
+
+u64 tb_cpu_hist_median(const struct tb_cpu_hist *h)
+{
+	return tb_median_of(h, h->t.nr, tb_cpu_hist_rank_of);
+}
+
+void tb_cpu_hist_merge(struct tb_hist *dst, const struct tb_cpu_hist *src)
+{
+	const struct tb_chunk *chunk;
+	unsigned int b, c;
+
+	for (b = 0; b < TB_HIST_EXACT; b++)
+		dst->count[b] += src->dense[b];
+	for (c = 0; c < TB_NR_CHUNKS; c++) {
+		chunk = tb_cpu_hist_chunk(src, c);
+		for (b = 0; chunk && b < TB_CHUNK; b++)
+			dst->count[c * TB_CHUNK + b] += chunk->count[b];
+	}
+	tb_hist_add_totals(dst, &src->t);
 }
 
 /* Schoolbook multiplication in 32-bit digits, whose products fit a u64. */
@@ -310,7 +522,11 @@ struct tb_rec_fast tb_rec_slow(struct tb_rec *r, u64 sample)
 	}
 
 	tb_u128_add(&r->slow_ticks, ticks);
-	tb_hist_feed(r->hist, &r->slow, sample);
+	tb_totals_feed(&r->slow, sample);
+	if (sample < TB_HIST_EXACT)
+		r->hist->dense[sample]++;
+	else if (r->spill->nr < TB_SPILL_MAX)
+		r->spill->value[r->spill->nr++] = sample;
 	if (sample >= tb_heap_floor(r->heap))
 		tb_heap_offer(r->heap, sample);
 	return tb_rec_bounds(r);
@@ -328,18 +544,20 @@ void tb_rec_finish(struct tb_rec *r, u64 nr, u64 fast_sum,
 	 * sum what it had them below 0 by; under[] is left all 0 again.
 	 */
 	for (i = 1; i <= r->under; i++) {
-		u64 *c = &r->hist->under[TB_HIST_UNDER - i];
+		u32 *c = &r->hist->under[TB_HIST_UNDER - i];
 
 		zeros += *c;
 		below += *c * i;
 		*c = 0;
 	}
-	r->hist->count[0] += zeros;
+	r->hist->dense[0] += zeros;
 	fast_sum += below;
 
 	t.nr = nr;
 	tb_u128_add(&t.sum, fast_sum);
-	tb_hist_add_totals(r->hist, &t);
+	tb_totals_add(&r->hist->t, &t);
+	/* an upper bound: some of them may have gone to the spill */
+	r->hist->dense_nr += nr;
 	/* a fast window's ticks: its sample plus the overhead */
 	tb_u128_add(&ticks, fast_sum);
 	tb_u128_add128(&ticks, tb_u128_mul(r->overhead, fast_nr));

@@ -30,6 +30,17 @@
 				 (64 - TB_HIST_EXACT_BITS) * TB_HIST_SUB)
 /* how far below 0 a sampling loop counts samples as it goes (struct tb_rec) */
 #define TB_HIST_UNDER		256
+/*
+ * Buckets per chunk, the unit a CPU's histogram takes past its dense part
+ * (struct tb_cpu_hist), and chunks per slab, the unit its owner gives.
+ */
+#define TB_CHUNK_BITS		5
+#define TB_CHUNK		BIT(TB_CHUNK_BITS)
+#define TB_NR_CHUNKS		(TB_HIST_BUCKETS / TB_CHUNK)
+#define TB_SLAB_CHUNKS		64
+#define TB_CHUNK_WORDS		((TB_NR_CHUNKS + 63) / 64)
+/* windows a sampling loop may record between two tb_cpu_hist_fold()s */
+#define TB_SPILL_MAX		1024
 
 /* An unsigned 128-bit integer, without relying on the compiler's __int128. */
 struct tb_u128 {
@@ -54,18 +65,7 @@ struct tb_hist {
 	u64 min;		/* exact; U64_MAX while nr == 0 */
 	u64 max;		/* exact; 0 while nr == 0 */
 	struct tb_u128 sum;	/* exact sum of the values */
-	union {
-		/* what a sampling loop indexes, from -TB_HIST_UNDER */
-		u64 slot[TB_HIST_UNDER + TB_HIST_BUCKETS];
-		struct {
-			/*
-			 * a loop's samples below 0, by how far, which it
-			 * moves to count[0] as it ends: all 0 between loops
-			 */
-			u64 under[TB_HIST_UNDER];
-			u64 count[TB_HIST_BUCKETS];
-		};
-	};
+	u64 count[TB_HIST_BUCKETS];
 };
 
 /* Bucket of @v: its index in count[]. */
@@ -96,6 +96,16 @@ struct tb_hist_totals {
 
 #define TB_HIST_TOTALS_INIT	{ .min = U64_MAX }
 
+static inline void tb_totals_feed(struct tb_hist_totals *t, u64 v)
+{
+	t->nr++;
+	tb_u128_add(&t->sum, v);
+	if (v < t->min)
+		t->min = v;
+	if (v > t->max)
+		t->max = v;
+}
+
 /*
  * Record @v in its bucket, for a tight loop: the totals go to @t, a local
  * variable of the caller that the compiler can keep in registers, where
@@ -106,14 +116,10 @@ static inline void tb_hist_feed(struct tb_hist *h, struct tb_hist_totals *t,
 				u64 v)
 {
 	h->count[tb_hist_bucket(v)]++;
-	t->nr++;
-	tb_u128_add(&t->sum, v);
-	if (v < t->min)
-		t->min = v;
-	if (v > t->max)
-		t->max = v;
+	tb_totals_feed(t, v);
 }
 
+void tb_totals_add(struct tb_hist_totals *dst, const struct tb_hist_totals *t);
 void tb_hist_add_totals(struct tb_hist *h, const struct tb_hist_totals *t);
 
 /* Record @v; a loop over many values is better off with tb_hist_feed(). */
@@ -126,11 +132,6 @@ static inline void tb_hist_add(struct tb_hist *h, u64 v)
 }
 
 void tb_hist_init(struct tb_hist *h);
-/*
- * As tb_hist_init(), for a histogram that was: only the buckets from min's
- * to max's are cleared, the only ones that can be in use.
- */
-void tb_hist_reset(struct tb_hist *h);
 /* Smallest value that falls into bucket @b. */
 u64 tb_hist_bucket_low(unsigned int b);
 /* Add everything recorded in @src to @dst. */
@@ -175,6 +176,108 @@ struct tb_fixed tb_fixed_ratio_shr(struct tb_u128 n, u64 d,
  */
 struct tb_sfixed tb_fixed_diff_ratio(struct tb_u128 a, struct tb_u128 b, u64 d,
 				     unsigned int shift);
+
+/*
+ * One CPU's histogram of one primitive, or of a round's empty windows, as
+ * its sampling loops record it: what a struct tb_hist holds, in a fraction
+ * of the memory. The exact range, where windows mostly fall and where the
+ * fast path of struct tb_rec counts them, is dense, in u32. The buckets
+ * above it, which only the slow path reaches, and counts of the exact
+ * range that a u32 might no longer hold, go to chunks of TB_CHUNK u64
+ * buckets, each taken from an arena when first needed. A loop's slow
+ * path cannot take one (the arena may be out of room, and only its owner
+ * can give more): it leaves values past the exact range in a spill, which
+ * tb_cpu_hist_fold() moves into chunks once the owner has made room.
+ */
+struct tb_chunk {
+	u64 count[TB_CHUNK];
+};
+
+struct tb_slab {
+	struct tb_chunk chunk[TB_SLAB_CHUNKS];
+};
+
+/* Chunks for a CPU's histograms, from slabs its owner gives, zeroed. */
+struct tb_arena {
+	struct tb_slab **slab;		/* the owner's array of max_slabs */
+	unsigned int max_slabs;
+	unsigned int nr_slabs;		/* given */
+	unsigned int nr_chunks;		/* taken by histograms */
+};
+
+/* What a sampling loop leaves past the exact range, as it is. */
+struct tb_spill {
+	unsigned int nr;
+	u64 value[TB_SPILL_MAX];
+};
+
+struct tb_cpu_hist {
+	struct tb_hist_totals t;
+	/* values counted in dense[] since it was last emptied, at most */
+	u64 dense_nr;
+	struct tb_arena *arena;
+	/* the chunks it has, a bit each: a reset clears them alone */
+	u64 has[TB_CHUNK_WORDS];
+	/* 1 + the arena's number of each chunk of buckets, 0 for none */
+	u16 dir[TB_NR_CHUNKS];
+	union {
+		/* what a sampling loop indexes, from -TB_HIST_UNDER */
+		u32 slot[TB_HIST_UNDER + TB_HIST_EXACT];
+		struct {
+			/* as in struct tb_rec: all 0 between loops */
+			u32 under[TB_HIST_UNDER];
+			u32 dense[TB_HIST_EXACT];
+		};
+	};
+};
+
+void tb_arena_init(struct tb_arena *a, struct tb_slab **slab,
+		   unsigned int max_slabs);
+
+/* Chunks the arena can still hand out. */
+static inline unsigned int tb_arena_room(const struct tb_arena *a)
+{
+	return a->nr_slabs * TB_SLAB_CHUNKS - a->nr_chunks;
+}
+
+/* Add a zeroed @slab; false, and nothing kept, when the array is full. */
+bool tb_arena_give(struct tb_arena *a, struct tb_slab *slab);
+
+void tb_cpu_hist_init(struct tb_cpu_hist *h, struct tb_arena *arena);
+/*
+ * Empty @h, keeping its chunks: only the buckets from min's to max's are
+ * cleared, the only ones that can be in use.
+ */
+void tb_cpu_hist_reset(struct tb_cpu_hist *h);
+/*
+ * Whether dense[] could overflow in a loop of @n more windows: then the
+ * next tb_cpu_hist_fold() must empty it.
+ */
+static inline bool tb_cpu_hist_flush_due(const struct tb_cpu_hist *h, u64 n)
+{
+	return h->dense_nr + n > U32_MAX;
+}
+
+/*
+ * Chunks that tb_cpu_hist_fold(@h, @spill, @flush) would take from the
+ * arena: those of the spill's values, and with @flush those of dense[]'s
+ * buckets in use, that @h has not got yet.
+ */
+unsigned int tb_cpu_hist_need(const struct tb_cpu_hist *h,
+			      const struct tb_spill *spill, bool flush);
+/*
+ * Move @spill's values into their buckets' chunks, and with @flush also
+ * dense[]'s counts; false, and nothing changed, when the arena has not
+ * room for tb_cpu_hist_need()'s chunks.
+ */
+bool tb_cpu_hist_fold(struct tb_cpu_hist *h, struct tb_spill *spill,
+		      bool flush);
+/* As tb_hist_rank(), _percentile() and _median(), with nothing spilled. */
+u64 tb_cpu_hist_rank(const struct tb_cpu_hist *h, u64 rank);
+u64 tb_cpu_hist_percentile(const struct tb_cpu_hist *h, u64 num, u64 den);
+u64 tb_cpu_hist_median(const struct tb_cpu_hist *h);
+/* Add everything recorded in @src, nothing spilled, to @dst. */
+void tb_cpu_hist_merge(struct tb_hist *dst, const struct tb_cpu_hist *src);
 
 /*
  * What `average` comes from: the mean of the windows less the mean of the
@@ -231,7 +334,8 @@ struct tb_heap;
 
 /*
  * A sampling loop's recording of its windows: each window's ticks less the
- * overhead, saturating at 0, into a histogram and a heap of the largest,
+ * overhead, saturating at 0, into a CPU's histogram (those past its exact
+ * range into a spill, at most TB_SPILL_MAX) and a heap of the largest,
  * and its ticks, exactly, into a struct tb_sums.
  *
  * Most windows take the fast path, tb_rec_fast_add(): a sample in
@@ -254,7 +358,8 @@ struct tb_rec_fast {
 };
 
 struct tb_rec {
-	struct tb_hist *hist;
+	struct tb_cpu_hist *hist;
+	struct tb_spill *spill;
 	struct tb_heap *heap;
 	u64 overhead;
 	u64 under;			/* how far below 0 the fast path goes */
@@ -270,8 +375,8 @@ struct tb_rec {
  */
 static inline struct tb_rec_fast tb_rec_bounds(const struct tb_rec *r)
 {
-	u64 lo = r->hist->min < r->slow.min ? r->hist->min : r->slow.min;
-	u64 max = r->hist->max > r->slow.max ? r->hist->max : r->slow.max;
+	u64 lo = r->hist->t.min < r->slow.min ? r->hist->t.min : r->slow.min;
+	u64 max = r->hist->t.max > r->slow.max ? r->hist->t.max : r->slow.max;
 	u64 hi = tb_heap_floor(r->heap), span;
 
 	if (max < hi)
@@ -287,19 +392,20 @@ static inline struct tb_rec_fast tb_rec_bounds(const struct tb_rec *r)
 }
 
 static inline struct tb_rec_fast tb_rec_init(struct tb_rec *r,
-					     struct tb_hist *h,
+					     struct tb_cpu_hist *h,
+					     struct tb_spill *spill,
 					     struct tb_heap *heap,
 					     u64 overhead)
 {
 	*r = (struct tb_rec){
-		.hist = h, .heap = heap, .overhead = overhead,
+		.hist = h, .spill = spill, .heap = heap, .overhead = overhead,
 		.slow = TB_HIST_TOTALS_INIT,
 	};
 	return tb_rec_bounds(r);
 }
 
-/* What tb_rec_fast_add() indexes: count[], under[] below it. */
-static inline u64 *tb_rec_counts(struct tb_hist *h)
+/* What tb_rec_fast_add() indexes: dense[], under[] below it. */
+static inline u32 *tb_rec_counts(struct tb_cpu_hist *h)
 {
 	return &h->slot[TB_HIST_UNDER];
 }
@@ -308,7 +414,7 @@ static inline u64 *tb_rec_counts(struct tb_hist *h)
  * @sample is a window's ticks less the overhead, as u64 arithmetic wraps;
  * @counts is tb_rec_counts() of the histogram.
  */
-static inline bool tb_rec_fast_add(u64 *counts, struct tb_rec_fast fast,
+static inline bool tb_rec_fast_add(u32 *counts, struct tb_rec_fast fast,
 				   u64 sample, u64 *sum)
 {
 	if (sample - fast.lo >= fast.span)
@@ -328,6 +434,7 @@ struct tb_rec_fast tb_rec_slow(struct tb_rec *r, u64 sample);
  * The loop's end: @nr windows in all, whose fast ones' samples add up to
  * @fast_sum, as u64 arithmetic wraps: the sum lies between
  * -@nr * TB_HIST_UNDER and @nr * TB_HIST_EXACT, which a u64 tells apart.
+ * The histogram's figures hold once its spill is folded.
  */
 void tb_rec_finish(struct tb_rec *r, u64 nr, u64 fast_sum,
 		   struct tb_sums *sums);

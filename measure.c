@@ -7,6 +7,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/build_bug.h>
 #include <linux/cpu.h>
 #include <linux/irqflags.h>
 #include <linux/kthread.h>
@@ -16,6 +17,7 @@
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
+#include <linux/vmalloc.h>
 #include <linux/string.h>
 
 #include "tracerbench.h"
@@ -37,6 +39,7 @@
  * temperature lands on all of them alike.
  */
 #define TB_BLOCK		1000
+static_assert(TB_BLOCK <= TB_SPILL_MAX && TB_CALIBRATION_SAMPLES <= TB_SPILL_MAX);
 
 static DEFINE_PER_CPU(unsigned long, tb_work_state);
 
@@ -323,19 +326,16 @@ static __always_inline int tb_warm_up(struct tb_pacing *pacing,
  */
 static __always_inline int tb_sample_loop(u64 (*window)(u32 n),
 					  struct tb_pacing *pacing,
-					  enum tb_prim prim, u64 overhead,
-					  u64 n, struct tb_hist *hist,
-					  struct tb_heap *heap,
-					  struct tb_sums *sums)
+					  enum tb_prim prim, struct tb_rec *rec,
+					  u64 n, struct tb_sums *sums)
 {
 	u32 batch = pacing->run->cfg.batch;
-	u64 *counts = tb_rec_counts(hist);
-	struct tb_rec_fast fast;
+	u32 *counts = tb_rec_counts(rec->hist);
+	struct tb_rec_fast fast = tb_rec_bounds(rec);
+	u64 overhead = rec->overhead;
 	u64 left, fast_sum = 0;
-	struct tb_rec rec;
 	int err;
 
-	fast = tb_rec_init(&rec, hist, heap, overhead);
 	err = tb_warm_up(pacing, prim, window, batch);
 	/* a stop during the warm-up records no window */
 	for (left = n; !err && left;) {
@@ -352,7 +352,7 @@ static __always_inline int tb_sample_loop(u64 (*window)(u32 n),
 		sample -= overhead;
 
 		if (unlikely(!tb_rec_fast_add(counts, fast, sample, &fast_sum)))
-			fast = tb_rec_slow(&rec, sample);
+			fast = tb_rec_slow(rec, sample);
 		left--;
 		if (tb_check_due(pacing)) {
 			err = tb_checkpoint(pacing, prim);
@@ -360,7 +360,7 @@ static __always_inline int tb_sample_loop(u64 (*window)(u32 n),
 				break;
 		}
 	}
-	tb_rec_finish(&rec, n - left, fast_sum, sums);
+	tb_rec_finish(rec, n - left, fast_sum, sums);
 	return err;
 }
 
@@ -378,19 +378,16 @@ static noinline notrace __tb_own u64 tb_win_##name(u32 n)		\
 									\
 static noinline __tb_own int						\
 tb_sample_##name(struct tb_pacing *pacing, enum tb_prim prim,		\
-		 u64 overhead, u64 n, struct tb_hist *hist,		\
-		 struct tb_heap *heap, struct tb_sums *sums)		\
+		 struct tb_rec *rec, u64 n, struct tb_sums *sums)	\
 {									\
-	return tb_sample_loop(tb_win_##name, pacing, prim, overhead, n,	\
-			      hist, heap, sums);			\
+	return tb_sample_loop(tb_win_##name, pacing, prim, rec, n, sums); \
 }
 
 #include "windows.h"
 #undef TB_WINDOW
 
 typedef int (*tb_sample_fn)(struct tb_pacing *pacing, enum tb_prim prim,
-			    u64 overhead, u64 n, struct tb_hist *hist,
-			    struct tb_heap *heap, struct tb_sums *sums);
+			    struct tb_rec *rec, u64 n, struct tb_sums *sums);
 
 #define TB_WINDOW(name, id, clock, work)				\
 	[TB_CLOCK_##clock][work][TB_##id] = tb_sample_##name,
@@ -449,23 +446,55 @@ static int tb_pmc_end(const struct tb_run *run, u32 sel)
 }
 
 /*
+ * Fold the spill into @hist, and with @flush its dense counts, once the
+ * arena has the chunks that takes: between loops, where the thread may
+ * sleep. The arena's array holds every chunk the histograms can have, so
+ * only an allocation can fail. vmalloc, as the buffer is: a run's memory
+ * is all in VmallocUsed, to the page (see "Memory use" in
+ * doc/interface.md).
+ */
+static int tb_fold(struct tb_cpu_buf *buf, struct tb_cpu_hist *hist,
+		   bool flush)
+{
+	unsigned int need = tb_cpu_hist_need(hist, &buf->spill, flush);
+	struct tb_slab *slab;
+
+	while (tb_arena_room(&buf->arena) < need) {
+		slab = __vmalloc(sizeof(*slab), TB_GFP | __GFP_ZERO);
+		if (!slab)
+			return -ENOMEM;
+		if (!tb_arena_give(&buf->arena, slab)) {
+			vfree(slab);
+			return -ENOSPC;
+		}
+	}
+	return tb_cpu_hist_fold(hist, &buf->spill, flush) ? 0 : -ENOSPC;
+}
+
+/*
  * Record @n timings of @prim: less @overhead, saturating at 0, in the
  * histogram and heap; their ticks exactly in @sums, for the mean.
  */
-static int tb_sample(struct tb_pacing *pacing, enum tb_prim prim, u64 overhead,
-		     u64 n, struct tb_hist *hist, struct tb_heap *heap,
+static int tb_sample(struct tb_pacing *pacing, struct tb_cpu_buf *buf,
+		     enum tb_prim prim, u64 overhead, u64 n,
+		     struct tb_cpu_hist *hist, struct tb_heap *heap,
 		     struct tb_sums *sums)
 {
 	const struct tb_config *cfg = &pacing->run->cfg;
+	struct tb_rec rec;
 	u32 sel = 0;
 	int err;
 
 	err = tb_pmc_begin(pacing->run, &sel);
 	if (err)
 		return err;
-	err = tb_samplers[cfg->clock][cfg->do_work][prim](pacing, prim, overhead,
-							  n, hist, heap, sums);
-	return err ? err : tb_pmc_end(pacing->run, sel);
+	tb_rec_init(&rec, hist, &buf->spill, heap, overhead);
+	err = tb_samplers[cfg->clock][cfg->do_work][prim](pacing, prim, &rec,
+							  n, sums);
+	if (!err)
+		err = tb_pmc_end(pacing->run, sel);
+	/* most loops spill nothing */
+	return err || !buf->spill.nr ? err : tb_fold(buf, hist, false);
 }
 
 /*
@@ -476,22 +505,23 @@ static int tb_sample(struct tb_pacing *pacing, enum tb_prim prim, u64 overhead,
  * their exact sum, in @empty, is what the mean of the round's windows is
  * less (struct tb_sums). The windows are recorded less @pilot, somewhat
  * below what they cost (tb_pilot()), so that they land where the
- * histogram is exact, below TB_HIST_EXACT, whatever a window costs; @hist
- * is left empty for the next round.
+ * histogram is exact, below TB_HIST_EXACT, whatever a window costs; the
+ * calibration's histogram is left empty for the next round.
  */
-static int tb_calibrate(struct tb_pacing *pacing, struct tb_hist *hist,
+static int tb_calibrate(struct tb_pacing *pacing, struct tb_cpu_buf *buf,
 			u64 pilot, u64 *overhead, struct tb_u128 *empty)
 {
+	struct tb_cpu_hist *hist = &buf->calibration;
 	struct tb_sums sums = {};
 	struct tb_heap none;
 	int err;
 
 	tb_heap_init(&none, NULL, 0);
-	err = tb_sample(pacing, TB_NONE, pilot, TB_CALIBRATION_SAMPLES, hist,
-			&none, &sums);
-	*overhead = pilot + tb_hist_median(hist);
+	err = tb_sample(pacing, buf, TB_NONE, pilot, TB_CALIBRATION_SAMPLES,
+			hist, &none, &sums);
+	*overhead = pilot + tb_cpu_hist_median(hist);
 	*empty = sums.raw;
-	tb_hist_reset(hist);
+	tb_cpu_hist_reset(hist);
 	return err;
 }
 
@@ -507,14 +537,15 @@ static u64 tb_pilot(u64 overhead)
 }
 
 /* Histogram figures stay in whole windows; only means are per pair. */
-static void tb_describe(const struct tb_hist *hist, const struct tb_sums *sums,
-			u64 batch, struct tb_cpu_result *res)
+static void tb_describe(const struct tb_cpu_hist *hist,
+			const struct tb_sums *sums, u64 batch,
+			struct tb_cpu_result *res)
 {
-	res->median = tb_hist_median(hist);
+	res->median = tb_cpu_hist_median(hist);
 	res->mean = tb_sums_mean(sums, batch);
-	res->max = hist->max;
-	res->p99 = tb_hist_percentile(hist, 99, 100);
-	res->samples = hist->nr;
+	res->max = hist->t.max;
+	res->p99 = tb_cpu_hist_percentile(hist, 99, 100);
+	res->samples = hist->t.nr;
 }
 
 /*
@@ -552,27 +583,35 @@ static u64 tb_span_read(const struct tb_config *cfg, struct tb_cpu *tc)
 	}
 }
 
-/* Hand this CPU's histograms and largest samples on to the run. */
+/*
+ * Hand this CPU's histograms and largest samples on to the run: a
+ * primitive at a time, under its own lock, each CPU starting at a
+ * primitive of its own, so that up to TB_NR_PRIMS CPUs merge at once.
+ */
 static void tb_merge_cpu(struct tb_run *run, struct tb_cpu_buf *buf,
 			 const struct tb_heap *heaps)
 {
+	unsigned int i, first = raw_smp_processor_id() % TB_NR_PRIMS;
 	enum tb_prim prim;
-	size_t i;
+	size_t j;
 
-	mutex_lock(&run->merge_lock);
-	for (prim = 0; prim < TB_NR_PRIMS; prim++) {
-		tb_hist_merge(&run->report->hist[prim], &buf->hist[prim]);
+	for (i = 0; i < TB_NR_PRIMS; i++) {
+		prim = (first + i) % TB_NR_PRIMS;
+		mutex_lock(&run->merge_lock[prim]);
+		tb_cpu_hist_merge(&run->report->hist[prim], &buf->hist[prim]);
 		tb_sums_merge(&run->report->sums[prim], &buf->sums[prim]);
-		for (i = 0; i < heaps[prim].nr; i++)
-			tb_heap_offer(&run->heaps[prim], heaps[prim].data[i]);
+		for (j = 0; j < heaps[prim].nr; j++)
+			tb_heap_offer(&run->heaps[prim], heaps[prim].data[j]);
+		mutex_unlock(&run->merge_lock[prim]);
 	}
-	mutex_unlock(&run->merge_lock);
 }
 
 /* Measure on this CPU into tc->buf. */
 int tb_measure_cpu(struct tb_run *run, struct tb_cpu *tc)
 {
 	const struct tb_config *cfg = &run->cfg;
+	/* a percentile run needs no heap: size 0 keeps nothing */
+	size_t highest = run->percentile ? 0 : cfg->nr_highest;
 	struct tb_heap heaps[TB_NR_PRIMS];
 	struct tb_cpu_buf *buf = tc->buf;
 	u64 cycles0, ns0, cycles1, ns1, overhead, overhead_sum = 0;
@@ -580,6 +619,7 @@ int tb_measure_cpu(struct tb_run *run, struct tb_cpu *tc)
 	struct tb_u128 empty, less;
 	struct tb_pacing pacing;
 	enum tb_prim prim;
+	bool flush;
 	int err;
 
 	if (cfg->clock == TB_CLOCK_CYCLES || cfg->clock == TB_CLOCK_ORDERED) {
@@ -588,20 +628,20 @@ int tb_measure_cpu(struct tb_run *run, struct tb_cpu *tc)
 			return err;
 	}
 	tb_pacing_init(&pacing, run);
-	tb_hist_init(&buf->calibration);
+	tb_cpu_hist_init(&buf->calibration, &buf->arena);
+	buf->spill.nr = 0;
 	for (prim = 0; prim < TB_NR_PRIMS; prim++) {
-		tb_hist_init(&buf->hist[prim]);
+		tb_cpu_hist_init(&buf->hist[prim], &buf->arena);
 		buf->sums[prim] = (struct tb_sums){};
-		/* a percentile run needs no heap: size 0 keeps nothing */
-		tb_heap_init(&heaps[prim], buf->highest[prim],
-			     run->percentile ? 0 : cfg->nr_highest);
+		tb_heap_init(&heaps[prim], buf->highest + prim * highest,
+			     highest);
 	}
 
 	cycles0 = tb_span_read(cfg, tc);
 	/* the same read for clock=ns: its counter_hz is exactly 10^9 */
 	ns0 = cfg->clock == TB_CLOCK_NS ? cycles0 : ktime_get_ns();
 	/* a first, rough calibration: where the rounds' ones record from */
-	err = tb_calibrate(&pacing, &buf->calibration, 0, &overhead, &empty);
+	err = tb_calibrate(&pacing, buf, 0, &overhead, &empty);
 	if (err)
 		return err;
 	/*
@@ -611,15 +651,22 @@ int tb_measure_cpu(struct tb_run *run, struct tb_cpu *tc)
 	 */
 	for (done = 0; done < cfg->nr_samples; done += n) {
 		n = min_t(u64, cfg->nr_samples - done, TB_BLOCK);
-		err = tb_calibrate(&pacing, &buf->calibration,
-				   tb_pilot(overhead), &overhead, &empty);
+		err = tb_calibrate(&pacing, buf, tb_pilot(overhead), &overhead,
+				   &empty);
 		if (err)
 			return err;
 		overhead_sum += overhead;
 		rounds++;
 		less = tb_sums_round_less(empty, n);
+		/* every primitive has had as many windows: due for all or none */
+		flush = tb_cpu_hist_flush_due(&buf->hist[0], n);
+		for (prim = 0; flush && prim < TB_NR_PRIMS; prim++) {
+			err = tb_fold(buf, &buf->hist[prim], true);
+			if (err)
+				return err;
+		}
 		for (prim = 0; prim < TB_NR_PRIMS; prim++) {
-			err = tb_sample(&pacing, prim, overhead, n,
+			err = tb_sample(&pacing, buf, prim, overhead, n,
 					&buf->hist[prim], &heaps[prim],
 					&buf->sums[prim]);
 			if (err)
@@ -635,9 +682,9 @@ int tb_measure_cpu(struct tb_run *run, struct tb_cpu *tc)
 
 	for (prim = 0; prim < TB_NR_PRIMS; prim++) {
 		if (run->percentile)
-			tc->percentile[prim] = tb_hist_percentile(&buf->hist[prim],
-								  run->percentile,
-								  100);
+			tc->percentile[prim] =
+				tb_cpu_hist_percentile(&buf->hist[prim],
+						       run->percentile, 100);
 		else
 			tb_describe(&buf->hist[prim], &buf->sums[prim],
 				    cfg->batch, &tc->res[prim]);

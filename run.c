@@ -36,6 +36,7 @@
 #include <linux/slab.h>
 #include <linux/smpboot.h>
 #include <linux/string.h>
+#include <linux/vmalloc.h>
 #include <linux/wait.h>
 
 #include "tracerbench.h"
@@ -220,12 +221,24 @@ static void tb_select_cpus(struct tb_run *run)
 	cpumask_and(&run->cpus, &run->cpus, cpu_active_mask);
 }
 
+/*
+ * A CPU's buffer: its histograms, and its heaps at the run's nr_highest
+ * (none for a percentile).
+ */
+static size_t tb_buf_size(const struct tb_run *run)
+{
+	size_t highest = run->percentile ? 0 : run->cfg.nr_highest;
+	struct tb_cpu_buf *buf;
+
+	return struct_size(buf, highest, TB_NR_PRIMS * highest);
+}
+
 /* Refuse a run whose buffers cannot fit, before asking for any of them. */
 static int tb_check_memory(const struct tb_run *run)
 {
 	size_t bytes;
 
-	if (check_mul_overflow(sizeof(struct tb_cpu_buf),
+	if (check_mul_overflow(tb_buf_size(run),
 			       (size_t)cpumask_weight(&run->cpus), &bytes))
 		return -ENOMEM;
 	if (bytes / PAGE_SIZE > (unsigned long)si_mem_available())
@@ -233,20 +246,38 @@ static int tb_check_memory(const struct tb_run *run)
 	return 0;
 }
 
-/* Give each CPU in run->cpus a buffer on its own node. */
+/*
+ * Give each CPU in run->cpus a buffer. vmalloc, not kvmalloc: a kmalloc
+ * of it would take the next power of two of pages, half again as much.
+ * Its chunks come later, from the CPU's thread, as it needs them
+ * (tb_fold()).
+ */
 static int tb_alloc_buffers(struct tb_run *run)
 {
+	size_t size = tb_buf_size(run);
 	unsigned int cpu;
 
 	for_each_cpu(cpu, &run->cpus) {
 		struct tb_cpu *tc = &run->cpu[cpu];
 
-		tc->buf = kvmalloc_node(sizeof(*tc->buf), TB_GFP,
-					cpu_to_node(cpu));
+		tc->buf = __vmalloc(size, TB_GFP);
 		if (!tc->buf)
 			return -ENOMEM;
+		tb_arena_init(&tc->buf->arena, tc->buf->slab, TB_MAX_SLABS);
 	}
 	return 0;
+}
+
+/* A CPU's buffer and the chunks its thread gave it; NULL is none. */
+static void tb_free_buffer(struct tb_cpu_buf *buf)
+{
+	unsigned int i;
+
+	if (!buf)
+		return;
+	for (i = 0; i < buf->arena.nr_slabs; i++)
+		vfree(buf->slab[i]);
+	vfree(buf);
 }
 
 /*
@@ -256,13 +287,15 @@ static int tb_alloc_buffers(struct tb_run *run)
 static struct tb_run *tb_run_alloc(unsigned int percentile)
 {
 	struct tb_run *run;
+	enum tb_prim prim;
 
 	run = kvzalloc(struct_size(run, cpu, nr_cpu_ids), TB_GFP);
 	if (!run)
 		return NULL;
 	refcount_set(&run->refs, 1);
 	run->percentile = percentile;
-	mutex_init(&run->merge_lock);
+	for (prim = 0; prim < TB_NR_PRIMS; prim++)
+		mutex_init(&run->merge_lock[prim]);
 	init_waitqueue_head(&run->start);
 	init_completion(&run->done);
 	return run;
@@ -274,6 +307,7 @@ static struct tb_run *tb_run_alloc(unsigned int percentile)
  */
 static void tb_run_put(struct tb_run *run)
 {
+	enum tb_prim prim;
 	unsigned int cpu;
 
 	if (!refcount_dec_and_test(&run->refs))
@@ -284,11 +318,12 @@ static void tb_run_put(struct tb_run *run)
 
 		if (tc->pmc)
 			perf_event_release_kernel(tc->pmc);
-		kvfree(tc->buf);
+		tb_free_buffer(tc->buf);
 	}
-	kvfree(run->report);
+	vfree(run->report);
 	kvfree(run->scratch);
-	mutex_destroy(&run->merge_lock);
+	for (prim = 0; prim < TB_NR_PRIMS; prim++)
+		mutex_destroy(&run->merge_lock[prim]);
 	kvfree(run);
 }
 
@@ -358,8 +393,9 @@ static int tb_alloc_report(struct tb_run *run)
 {
 	enum tb_prim prim;
 
-	run->report = kvzalloc(struct_size(run->report, rows, nr_cpu_ids),
-			       TB_GFP);
+	/* vmalloc: a kmalloc would take the next power of two of pages */
+	run->report = __vmalloc(struct_size(run->report, rows, nr_cpu_ids),
+				TB_GFP | __GFP_ZERO);
 	run->scratch = kvmalloc_array(nr_cpu_ids, sizeof(u64), TB_GFP);
 	if (!run->report || !run->scratch)
 		return -ENOMEM;
@@ -473,7 +509,7 @@ static void tb_publish_benchmark(struct tb_run *run, u64 duration_ns)
 	mutex_unlock(&tb_results_lock);
 
 	run->report = NULL;
-	kvfree(old);
+	vfree(old);
 }
 
 int tb_benchmark(void)
@@ -547,7 +583,7 @@ static void tb_cleanup(void)
 		smpboot_unregister_percpu_thread(&tb_threads);
 		tb_threads_registered = false;
 	}
-	kvfree(tb_report);
+	vfree(tb_report);
 	tb_report = NULL;
 }
 

@@ -9,6 +9,7 @@
 
 #include <linux/completion.h>
 #include <linux/cpumask.h>
+#include <linux/kernel.h>
 #include <linux/kthread.h>
 #include <linux/mutex.h>
 #include <linux/refcount.h>
@@ -191,11 +192,17 @@ extern struct mutex tb_results_lock;
  * A CPU's working memory for a run, on the CPU's node. Its size does not
  * depend on nr_samples: see "Memory use" in doc/interface.md.
  */
+#define TB_NR_HISTS	(TB_NR_PRIMS + 1)	/* and the calibration's */
+#define TB_MAX_SLABS	DIV_ROUND_UP(TB_NR_HISTS * TB_NR_CHUNKS, TB_SLAB_CHUNKS)
+
 struct tb_cpu_buf {
-	struct tb_hist calibration;	/* one round's empty windows */
-	u64 highest[TB_NR_PRIMS][TB_MAX_HIGHEST];
-	struct tb_hist hist[TB_NR_PRIMS];
+	struct tb_cpu_hist calibration;	/* one round's empty windows */
+	struct tb_cpu_hist hist[TB_NR_PRIMS];
 	struct tb_sums sums[TB_NR_PRIMS];
+	struct tb_spill spill;		/* a loop's windows past the exact range */
+	struct tb_arena arena;		/* the chunks of the histograms */
+	struct tb_slab *slab[TB_MAX_SLABS];
+	u64 highest[];			/* nr_highest for each primitive */
 };
 
 /* A run's part on one CPU: what its thread measures with, and into. */
@@ -232,7 +239,8 @@ struct tb_run {
 	wait_queue_head_t start;	/* woken as unstarted reaches 0 */
 	struct completion done;
 	int stop;			/* why the run ends early, or 0 */
-	struct mutex merge_lock;	/* serialises merging into the report */
+	/* serialise merging into the report, a primitive each */
+	struct mutex merge_lock[TB_NR_PRIMS];
 	struct tb_heap heaps[TB_NR_PRIMS];
 	struct tb_report *report;	/* being filled; benchmark only */
 	u64 *scratch;			/* nr_cpu_ids values, for medians */

@@ -14,10 +14,12 @@
 typedef unsigned long long u64;
 typedef long long s64;
 typedef unsigned int u32;
+typedef unsigned short u16;
 
 /* __always_inline: glibc's <sys/cdefs.h>, through <string.h>, has it */
 
 #define U64_MAX ((u64)~0ULL)
+#define U32_MAX ((u32)~0U)
 
 #define BIT(nr) (1UL << (nr))
 #define BIT_ULL(nr) (1ULL << (nr))
@@ -26,6 +28,12 @@ typedef unsigned int u32;
 static inline int fls64(u64 x)
 {
 	return x ? 64 - __builtin_clzll(x) : 0;
+}
+
+/* 0-based index of the least significant set bit; undefined for 0 */
+static inline unsigned int __ffs64(u64 x)
+{
+	return __builtin_ctzll(x);
 }
 
 static inline u64 div64_u64(u64 dividend, u64 divisor)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Tests of struct tb_rec (hist.c), the sampling loop's recording: driven
- * as measure.c's loop drives it, in blocks into one histogram and
- * heap, it must leave them and the sums exactly as the plain way does:
+ * as measure.c's loop drives it, in blocks into one CPU histogram, folding
+ * its spill after each, and one heap, it must leave them and the sums
+ * exactly as the plain way does:
  * each window's ticks less the overhead, saturating at 0, through
  * tb_hist_add() and tb_heap_offer(), and the ticks added up in 128 bits.
  * Each case also bounds how many windows took the slow path.
@@ -153,17 +154,23 @@ static void record_plain(const u64 *ticks, size_t n, u64 overhead,
 	tb_sums_add(sums, raw, n);
 }
 
-/* As tb_sample_loop() records; returns the windows of the slow path. */
+/*
+ * As tb_sample() records, the spill folded at the end; returns the windows
+ * of the slow path.
+ */
 static u64 record_fast(const u64 *ticks, size_t n, u64 overhead,
-		       struct tb_hist *h, struct tb_heap *heap,
+		       struct tb_cpu_hist *h, struct tb_heap *heap,
 		       struct tb_sums *sums)
 {
+	static struct tb_spill spill;
 	u64 fast_sum = 0, slow;
 	struct tb_rec_fast fast;
 	struct tb_rec rec;
 	size_t i;
 
-	fast = tb_rec_init(&rec, h, heap, overhead);
+	if (tb_cpu_hist_flush_due(h, n))
+		unit_fold(h, &spill, true);
+	fast = tb_rec_init(&rec, h, &spill, heap, overhead);
 	for (i = 0; i < n; i++) {
 		u64 sample = ticks[i] - overhead;
 
@@ -172,6 +179,7 @@ static u64 record_fast(const u64 *ticks, size_t n, u64 overhead,
 	}
 	slow = rec.slow.nr;
 	tb_rec_finish(&rec, n, fast_sum, sums);
+	unit_fold(h, &spill, false);
 	return slow;
 }
 
@@ -195,15 +203,15 @@ static void check_heaps_equal(const struct tb_heap *exp,
 
 static void run_rec_case(const struct rec_case *c)
 {
-	struct tb_hist *plain = unit_hist_alloc(), *fast = unit_hist_alloc();
+	struct tb_arena *arena = unit_arena_alloc();
+	struct tb_hist *plain = unit_hist_alloc();
+	struct tb_cpu_hist *fast = unit_cpu_hist_alloc(arena);
 	u64 plain_data[MAX_HEAP], fast_data[MAX_HEAP], slow = 0;
 	struct tb_sums plain_sums = {}, fast_sums = {};
 	struct tb_heap plain_heap, fast_heap;
 	u64 *ticks = unit_alloc(NR_WINDOWS);
 	size_t i, n;
 
-	tb_hist_init(plain);
-	tb_hist_init(fast);
 	tb_heap_init(&plain_heap, plain_data, c->heap_size);
 	tb_heap_init(&fast_heap, fast_data, c->heap_size);
 	for (i = 0; i < NR_WINDOWS; i++)
@@ -215,7 +223,7 @@ static void run_rec_case(const struct rec_case *c)
 		slow += record_fast(ticks + i, n, c->overhead, fast,
 				    &fast_heap, &fast_sums);
 	}
-	check_hist_equal(plain, fast, "histogram");
+	check_cpu_hist_equal(plain, fast, "histogram");
 	check_heaps_equal(&plain_heap, &fast_heap);
 	unit_expect_u64(plain_sums.nr, fast_sums.nr, "sums: windows");
 	unit_expect_u128(plain_sums.raw, fast_sums.raw, "sums: ticks");
@@ -225,6 +233,7 @@ static void run_rec_case(const struct rec_case *c)
 	free(ticks);
 	free(plain);
 	free(fast);
+	unit_arena_free(arena);
 }
 
 /*
@@ -234,27 +243,29 @@ static void run_rec_case(const struct rec_case *c)
  */
 static void check_no_window(void)
 {
-	struct tb_hist *h = unit_hist_alloc(), *before = unit_hist_alloc();
+	struct tb_arena *arena = unit_arena_alloc();
+	struct tb_cpu_hist *h = unit_cpu_hist_alloc(arena);
+	struct tb_hist *exp = unit_hist_alloc();
 	struct tb_sums sums = {}, empty = {};
-	u64 data[4];
+	u64 data[4], seven = 7;
 	struct tb_heap heap;
-	struct tb_rec rec;
 
-	tb_hist_init(h);
 	tb_heap_init(&heap, data, ARRAY_SIZE(data));
-	tb_hist_add(h, 7);
-	memcpy(before, h, sizeof(*h));
-	tb_rec_init(&rec, h, &heap, 6);
-	tb_rec_finish(&rec, 0, 0, &sums);
-	check_hist_equal(before, h, "histogram");
+	tb_hist_add(exp, 7);
+	record_fast(&seven, 1, 0, h, &heap, &sums);
+	sums = empty;
+	heap.nr = 0;
+	record_fast(NULL, 0, 6, h, &heap, &sums);
+	check_cpu_hist_equal(exp, h, "histogram");
 	unit_expect_u64(0, heap.nr, "heap entries");
 	unit_expect_u64(empty.nr, sums.nr, "sums: windows");
 	unit_expect_u128(empty.raw, sums.raw, "sums: ticks");
-	tb_hist_reset(h);
-	unit_expect_u64(0, h->nr, "after the reset: nr");
-	unit_expect_u64(0, h->count[7], "after the reset: count[7]");
+	tb_cpu_hist_reset(h);
+	unit_expect_u64(0, h->t.nr, "after the reset: nr");
+	unit_expect_u64(0, h->dense[7], "after the reset: dense[7]");
 	free(h);
-	free(before);
+	free(exp);
+	unit_arena_free(arena);
 }
 
 /*
@@ -276,22 +287,22 @@ static void check_skewed_round(u64 cost, u64 batch,
 			       const struct tb_sfixed *expected,
 			       const struct tb_sfixed *by_median)
 {
-	struct tb_hist *cal = unit_hist_alloc(), *h = unit_hist_alloc();
+	struct tb_arena *arena = unit_arena_alloc();
+	struct tb_cpu_hist *cal = unit_cpu_hist_alloc(arena);
+	struct tb_cpu_hist *h = unit_cpu_hist_alloc(arena);
 	u64 *ticks = unit_alloc(SKEWED_BLOCK), data[4], median;
 	struct tb_sums cal_sums = {}, sums = {};
 	struct tb_heap cal_heap, heap;
 	struct tb_u128 less;
 	size_t i;
 
-	tb_hist_init(cal);
-	tb_hist_init(h);
 	tb_heap_init(&cal_heap, NULL, 0);
 	tb_heap_init(&heap, data, ARRAY_SIZE(data));
 	/* the calibration: TB_SUMS_EMPTY windows, less a pilot of 0 */
 	for (i = 0; i < TB_SUMS_EMPTY; i++)
 		ticks[i] = skewed(i, 0) * batch;
 	record_fast(ticks, TB_SUMS_EMPTY, 0, cal, &cal_heap, &cal_sums);
-	median = tb_hist_median(cal);
+	median = tb_cpu_hist_median(cal);
 	unit_expect_u64(10 * batch, median, "the calibration's median");
 	unit_expect_u64(TB_SUMS_EMPTY, cal_sums.nr, "empty windows");
 	unit_expect_u128(((struct tb_u128){ 0, 20 * TB_SUMS_EMPTY * batch }),
@@ -308,11 +319,12 @@ static void check_skewed_round(u64 cost, u64 batch,
 			   tb_fixed_diff_ratio(sums.raw, less,
 					       SKEWED_BLOCK * batch, 0),
 			   "less the median instead");
-	unit_expect_u64(cost * batch, tb_hist_median(h), "the block's median");
-	unit_expect_u64((2560 + cost) * batch, h->max, "the block's max");
+	unit_expect_u64(cost * batch, tb_cpu_hist_median(h), "the block's median");
+	unit_expect_u64((2560 + cost) * batch, h->t.max, "the block's max");
 	free(ticks);
 	free(h);
 	free(cal);
+	unit_arena_free(arena);
 }
 
 static void check_skewed(void)
@@ -333,14 +345,15 @@ static void check_skewed(void)
  */
 static void check_reset_empty_range(void)
 {
-	struct tb_hist *h = unit_hist_alloc();
+	struct tb_arena *arena = unit_arena_alloc();
+	struct tb_cpu_hist *h = unit_cpu_hist_alloc(arena);
 
-	tb_hist_init(h);
-	h->nr = 256;
-	tb_hist_reset(h);
-	unit_expect_u64(0, h->nr, "nr");
-	unit_expect_u64(U64_MAX, h->min, "min");
+	h->t.nr = 256;
+	tb_cpu_hist_reset(h);
+	unit_expect_u64(0, h->t.nr, "nr");
+	unit_expect_u64(U64_MAX, h->t.min, "min");
 	free(h);
+	unit_arena_free(arena);
 }
 
 static void run_rec(void)
@@ -359,7 +372,7 @@ static void run_rec(void)
 	unit_begin("tb_rec: an empty window of median 10, mean 20: average less 20");
 	check_skewed();
 	unit_end();
-	unit_begin("tb_hist_reset: nr without a range touches no bucket");
+	unit_begin("tb_cpu_hist_reset: nr without a range touches no bucket");
 	check_reset_empty_range();
 	unit_end();
 }

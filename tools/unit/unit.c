@@ -306,18 +306,134 @@ void check_hist_equal(const struct tb_hist *exp, const struct tb_hist *got,
 		if (!unit_expect_u64(exp->count[b], got->count[b],
 				     "%s: count[%u]", ctx, b))
 			break;
-	/* a sampling loop leaves them all 0 */
+}
+
+struct unit_arena {
+	struct tb_arena arena;
+	struct tb_slab *slab[TB_UNIT_HISTS * TB_NR_CHUNKS / TB_SLAB_CHUNKS];
+};
+
+struct tb_arena *unit_arena_alloc(void)
+{
+	struct unit_arena *u = calloc(1, sizeof(*u));
+
+	if (!u) {
+		perror("calloc");
+		exit(2);
+	}
+	tb_arena_init(&u->arena, u->slab, ARRAY_SIZE(u->slab));
+	return &u->arena;
+}
+
+void unit_arena_free(struct tb_arena *a)
+{
+	unsigned int i;
+
+	for (i = 0; i < a->nr_slabs; i++)
+		free(a->slab[i]);
+	free(a);	/* the first member of its struct unit_arena */
+}
+
+struct tb_cpu_hist *unit_cpu_hist_alloc(struct tb_arena *a)
+{
+	struct tb_cpu_hist *h = malloc(sizeof(*h));
+
+	if (!h) {
+		perror("malloc");
+		exit(2);
+	}
+	memset(h, 0xa5, sizeof(*h));
+	tb_cpu_hist_init(h, a);
+	return h;
+}
+
+void unit_fold(struct tb_cpu_hist *h, struct tb_spill *spill, bool flush)
+{
+	unsigned int need = tb_cpu_hist_need(h, spill, flush);
+	struct tb_slab *slab;
+
+	while (tb_arena_room(h->arena) < need) {
+		slab = calloc(1, sizeof(*slab));
+		if (!slab) {
+			perror("calloc");
+			exit(2);
+		}
+		if (!unit_expect(tb_arena_give(h->arena, slab),
+				 "the arena is full at %u slabs",
+				 h->arena->nr_slabs)) {
+			free(slab);
+			return;
+		}
+	}
+	unit_expect(tb_cpu_hist_fold(h, spill, flush),
+		    "fold: %u chunks needed, room for %u", need,
+		    tb_arena_room(h->arena));
+}
+
+void unit_cpu_hist_record(struct tb_cpu_hist *h, const u64 *v, size_t n,
+			  size_t block)
+{
+	static struct tb_spill spill;
+	struct tb_sums sums = {};
+	struct tb_heap heap;
+	size_t i, j, m;
+
+	tb_heap_init(&heap, NULL, 0);
+	for (i = 0; i < n; i += m) {
+		struct tb_rec_fast fast;
+		struct tb_rec rec;
+		u64 fast_sum = 0;
+
+		m = n - i < block ? n - i : block;
+		if (tb_cpu_hist_flush_due(h, m))
+			unit_fold(h, &spill, true);
+		fast = tb_rec_init(&rec, h, &spill, &heap, 0);
+		for (j = i; j < i + m; j++)
+			if (!tb_rec_fast_add(tb_rec_counts(h), fast, v[j],
+					     &fast_sum))
+				fast = tb_rec_slow(&rec, v[j]);
+		tb_rec_finish(&rec, m, fast_sum, &sums);
+		unit_fold(h, &spill, false);
+	}
+}
+
+void check_cpu_hist_equal(const struct tb_hist *exp,
+			  const struct tb_cpu_hist *got, const char *ctx)
+{
+	static const u64 levels[][2] = {
+		{ 1, 100 }, { 1, 2 }, { 9, 10 }, { 99, 100 }, { 999, 1000 },
+		{ 1, 1 },
+	};
+	struct tb_hist *merged = unit_hist_alloc();
+	unsigned int b;
+	size_t i;
+
+	tb_cpu_hist_merge(merged, got);
+	check_hist_equal(exp, merged, ctx);
 	for (b = 0; b < TB_HIST_UNDER; b++)
-		if (!unit_expect_u64(0, got->under[b], "%s: under[%u]", ctx,
-				     b))
+		if (!unit_expect_u64(0, got->under[b], "%s: under[%u]", ctx, b))
 			break;
+	unit_expect_u64(tb_hist_median(exp), tb_cpu_hist_median(got),
+			"%s: median", ctx);
+	for (i = 0; i < ARRAY_SIZE(levels); i++)
+		unit_expect_u64(tb_hist_percentile(exp, levels[i][0],
+						   levels[i][1]),
+				tb_cpu_hist_percentile(got, levels[i][0],
+						       levels[i][1]),
+				"%s: percentile %llu/%llu", ctx, levels[i][0],
+				levels[i][1]);
+	for (i = 0; i <= 8; i++)
+		unit_expect_u64(tb_hist_rank(exp, exp->nr * i / 8),
+				tb_cpu_hist_rank(got, exp->nr * i / 8),
+				"%s: rank %llu", ctx, exp->nr * i / 8);
+	free(merged);
 }
 
 int main(void)
 {
 	static const struct unit_suite *const suites[] = {
 		&heap_suite, &stats_suite, &structured_suite, &random_suite,
-		&hist_suite, &pace_suite, &rec_suite, &ticks_suite,
+		&hist_suite, &pace_suite, &rec_suite, &cpu_hist_suite, &ticks_suite,
 	};
 	size_t plan = 0, i;
 

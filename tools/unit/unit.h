@@ -29,6 +29,7 @@ extern const struct unit_suite random_suite;
 extern const struct unit_suite hist_suite;
 extern const struct unit_suite pace_suite;
 extern const struct unit_suite rec_suite;
+extern const struct unit_suite cpu_hist_suite;
 extern const struct unit_suite ticks_suite;
 
 extern char unit_case_name[160];
@@ -105,6 +106,23 @@ u64 *unit_dup(const u64 *v, size_t n);
  */
 struct tb_hist *unit_hist_alloc(void);
 struct tb_hist *unit_hist_of(const u64 *v, size_t n);
+/*
+ * An arena with room for TB_UNIT_HISTS histograms' chunks, given none, and
+ * a CPU histogram (poisoned, then initialised) that takes from it;
+ * unit_arena_free() frees the arena's slabs and itself.
+ */
+#define TB_UNIT_HISTS	8
+struct tb_arena *unit_arena_alloc(void);
+void unit_arena_free(struct tb_arena *a);
+struct tb_cpu_hist *unit_cpu_hist_alloc(struct tb_arena *a);
+/* As measure.c's tb_fold(): the slabs tb_cpu_hist_need() says, then fold. */
+void unit_fold(struct tb_cpu_hist *h, struct tb_spill *spill, bool flush);
+/*
+ * Record @v[0..n-1] into @h as tb_sample() does, with no overhead and no
+ * heap, in loops of @block windows (at most TB_SPILL_MAX), each folded.
+ */
+void unit_cpu_hist_record(struct tb_cpu_hist *h, const u64 *v, size_t n,
+			  size_t block);
 
 /* References, independent of the code under test. */
 void ref_sort(u64 *v, size_t n);
@@ -125,5 +143,12 @@ void check_all(const u64 *in, size_t n, const char *ctx);
 /* Every field and bucket of @got as in @exp. */
 void check_hist_equal(const struct tb_hist *exp, const struct tb_hist *got,
 		      const char *ctx);
+/*
+ * @got, with nothing spilled, holds what @exp does: merged into an empty
+ * struct tb_hist, every field and bucket; its under[] all 0; and its rank,
+ * percentiles and median as @exp's.
+ */
+void check_cpu_hist_equal(const struct tb_hist *exp,
+			  const struct tb_cpu_hist *got, const char *ctx);
 
 #endif /* TB_UNIT_H */
