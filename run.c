@@ -38,6 +38,7 @@
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 #include <linux/wait.h>
+#include <linux/wait_bit.h>
 
 #include "tracerbench.h"
 
@@ -310,8 +311,14 @@ static void tb_run_put(struct tb_run *run)
 	enum tb_prim prim;
 	unsigned int cpu;
 
-	if (!refcount_dec_and_test(&run->refs))
+	if (!refcount_dec_and_test(&run->refs)) {
+		/*
+		 * The writer may be waiting for this (tb_run_release()); no
+		 * more of the run is touched, which it may free at once.
+		 */
+		wake_up_var(&run->refs);
 		return;
+	}
 	/* only the run's CPUs have buffers and counters, if any */
 	for_each_cpu(cpu, &run->cpus) {
 		struct tb_cpu *tc = &run->cpu[cpu];
@@ -325,6 +332,20 @@ static void tb_run_put(struct tb_run *run)
 	for (prim = 0; prim < TB_NR_PRIMS; prim++)
 		mutex_destroy(&run->merge_lock[prim]);
 	kvfree(run);
+}
+
+/*
+ * The writer's end of its run: wait for the threads to drop their parts,
+ * so that the write returns with the run's memory and counters given
+ * back (a PMU clock's next run finds its counters free), then drop its
+ * own reference, the last. A signal ends the wait: the last thread to
+ * drop its part frees the run then.
+ */
+static void tb_run_release(struct tb_run *run)
+{
+	wait_var_event_interruptible(&run->refs,
+				     refcount_read(&run->refs) == 1);
+	tb_run_put(run);
 }
 
 /*
@@ -533,7 +554,7 @@ int tb_benchmark(void)
 	if (!err)
 		tb_publish_benchmark(run, duration_ns);
 	if (run)
-		tb_run_put(run);
+		tb_run_release(run);
 	mutex_unlock(&tb_run_lock);
 	return err;
 }
@@ -566,7 +587,7 @@ int tb_percentile_run(unsigned int pct)
 							 run->cfg.batch);
 		mutex_unlock(&tb_results_lock);
 	}
-	tb_run_put(run);
+	tb_run_release(run);
 	mutex_unlock(&tb_run_lock);
 	return err;
 }
