@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=bash
 # Shared by the scripts in tools/: source it. It sets the paths below,
 # sources the helpers of tools/lib/, one file per job, and loads x86-64,
 # the default architecture: a script for another takes it as an argument
@@ -16,9 +17,21 @@ TB_SRC=$TB_CACHE/linux-source-6.12
 # from Debian's own packages (tb_guest_debs).
 TB_DEBS=$TB_CACHE/debs
 
-for f in harness arch pkg module kernel tree boot; do
-	. "$TB_TOP/tools/lib/$f.sh" || return 1
-done
-unset f
+# shellcheck source=tools/lib/cli.sh
+. "$TB_TOP/tools/lib/cli.sh" || return 1
+# shellcheck source=tools/lib/harness.sh
+. "$TB_TOP/tools/lib/harness.sh" || return 1
+# shellcheck source=tools/lib/arch.sh
+. "$TB_TOP/tools/lib/arch.sh" || return 1
+# shellcheck source=tools/lib/pkg.sh
+. "$TB_TOP/tools/lib/pkg.sh" || return 1
+# shellcheck source=tools/lib/module.sh
+. "$TB_TOP/tools/lib/module.sh" || return 1
+# shellcheck source=tools/lib/kernel.sh
+. "$TB_TOP/tools/lib/kernel.sh" || return 1
+# shellcheck source=tools/lib/tree.sh
+. "$TB_TOP/tools/lib/tree.sh" || return 1
+# shellcheck source=tools/lib/boot.sh
+. "$TB_TOP/tools/lib/boot.sh" || return 1
 
 tb_arch_load x86_64 || return 1

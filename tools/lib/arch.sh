@@ -8,10 +8,10 @@
 # Debian kernels: 6.1 6.12 6.12-rt on x86-64.
 # Kernels built from linux-source-6.12 that differ only in tracing, and one
 # with the kernel's bug detectors on top: notrace trace debug; see
-# tools/kconfig/.
+# tools/kconfig/. Either list is comma- or space-separated (tb_list).
 unset TB_KERNELS_ASKED TB_BUILT_ASKED
-[ -n "${TB_KERNELS+set}" ] && TB_KERNELS_ASKED=$TB_KERNELS
-[ -n "${TB_BUILT_KERNELS+set}" ] && TB_BUILT_ASKED=$TB_BUILT_KERNELS
+[ -n "${TB_KERNELS+set}" ] && TB_KERNELS_ASKED=$(tb_list "$TB_KERNELS")
+[ -n "${TB_BUILT_KERNELS+set}" ] && TB_BUILT_ASKED=$(tb_list "$TB_BUILT_KERNELS")
 
 # tb_arch_load ARCH: take ARCH's facts from tools/arch/ARCH.conf (kernel
 # image, cross compiler, QEMU, console, kconfig fragment, module area; the
@@ -54,6 +54,17 @@ tb_arch_builds()
 		*)		return 1 ;;
 		esac
 	done
+}
+
+# tb_arch_kernel KERNEL: KERNEL is one of the architecture's, Debian's or
+# built; if not, prints why not
+tb_arch_kernel()
+{
+	case " $TB_ARCH_KERNELS $TB_ARCH_BUILT " in
+	*" $1 "*)	return 0 ;;
+	esac
+	echo "$TB_ARCH has no kernel '$1': $(tb_list "$TB_ARCH_KERNELS $TB_ARCH_BUILT")"
+	return 1
 }
 
 # tb_arch_param NAME DEFAULT: the value of tb.NAME= in the architecture's
