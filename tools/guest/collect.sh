@@ -1,28 +1,32 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# collect.sh [options] OUTDIR: run tracerbench's benchmark in rounds and
-# keep every run's summary, histograms and per-CPU rows in the results
-# directory OUTDIR, with the environment, and write OUTDIR/results.json.
-# Needs only a POSIX shell and awk (busybox will do), and tracerbench
-# loaded: tools/bench.sh runs it in its QEMU guests, and it runs as it is
-# on a real machine (tools/bench.sh --host, or by hand on one that has no
-# bash). See doc/bench.md.
-#
+# usage: collect.sh [options] OUTDIR
+# Run tracerbench's benchmark in rounds and keep every run's summary,
+# histograms and per-CPU rows in the results directory OUTDIR, with the
+# environment, and write OUTDIR/results.json. Needs only a POSIX shell and
+# awk (busybox will do), and tracerbench loaded: tools/bench.sh runs it in
+# its QEMU guests, and it runs as it is on a real machine (bench.sh --host,
+# or by hand on one that has no bash). See doc/bench.md and doc/cli.md.
+# options (--opt VALUE or --opt=VALUE; lists comma-separated):
 #   --rounds N        rounds (default 12)
 #   --first-round N   number of the first round (default 1)
-#   --labels L[,L..]  the kernel's labels: each round measures every state
+#   --label L[,L..]   the kernel's labels: each round measures every state
 #                     once per label, in an order that rotates from round
-#                     to round (see round_order; default: host)
+#                     to round (see round_order; default: host); --labels,
+#                     the old spelling, is still accepted
 #   --states S[,S..]  among out, off, on: the states to measure, where the
 #                     kernel has them (default: every one it has)
 #   --nr-samples N    samples per primitive per CPU (default 10000)
-#   --do-work 0|1     the simulated critical section inside the windows
+#   --do-work         the simulated critical section inside the windows
+#                     (--do-work=0|1, and the old --do-work 0|1, work too)
 #   --batch N         pairs per timed window (default 1): sub-tick figures
 #                     on a coarse counter, such as arm64's
-#   --cpus LIST       the CPUs to measure (default: all)
+#   --cpus LIST       the CPUs to measure, as the module's cpus file takes
+#                     them (default: all); not a guest's vCPUs (--vcpus)
 #   --clock CLOCK     the module's clock (default: as it is set)
 #   --emit            also print the run files on stdout, for the guest
+#   -h, --help        print this and exit
 #
 # A run is OUTDIR/runs/LABEL.STATE.rROUND/: summary, P.histogram and
 # P.per_cpu for each primitive P, and meta. OUTDIR/kernels/LABEL.env
@@ -40,9 +44,16 @@ die()
 	exit 1
 }
 
+# The head of this file, from its usage line to the last option's.
 usage()
 {
-	sed -n 's/^# \{0,1\}//; 4,24p' "$0" >&2
+	awk '/^# usage:/ { on = 1 } on { l = $0; sub(/^# ?/, "", l); print l } /^#   -h, --help/ { exit }' "$0"
+}
+
+usage_error()
+{
+	echo "collect.sh: $*" >&2
+	usage | sed -n '1s/$/ (--help for more)/p' >&2
 	exit 2
 }
 
@@ -58,24 +69,52 @@ rounds=12 first=1 labels=host states='' nr_samples=10000 do_work=0 cpus=all
 batch=1 clock=
 emit=0 out=
 while [ $# -gt 0 ]; do
+	opt=$1 val= has_val=0
 	case $1 in
-	--rounds)	rounds=$2; shift ;;
-	--first-round)	first=$2; shift ;;
-	--labels)	labels=$2; shift ;;
-	--states)	states=$2; shift ;;
-	--nr-samples)	nr_samples=$2; shift ;;
-	--do-work)	do_work=$2; shift ;;
-	--batch)	batch=$2; shift ;;
-	--cpus)		cpus=$2; shift ;;
-	--clock)	clock=$2; shift ;;
-	--emit)		emit=1 ;;
-	-*)		usage ;;
-	*)		[ -z "$out" ] || usage; out=$1 ;;
+	--*=*)	opt=${1%%=*} val=${1#*=} has_val=1 ;;
 	esac
-	[ $# -gt 0 ] || usage
 	shift
+	case $opt in
+	--rounds | --first-round | --label | --labels | --states | --nr-samples | \
+	--batch | --cpus | --clock)
+		if [ $has_val = 0 ]; then
+			[ $# -gt 0 ] || usage_error "$opt wants a value"
+			case $1 in -?*) usage_error "$opt wants a value" ;; esac
+			val=$1
+			shift
+		fi ;;
+	--do-work)
+		# a switch, as bench.sh's; the old --do-work 0|1 still works
+		if [ $has_val = 0 ]; then
+			val=1
+			case ${1:-} in 0 | 1) val=$1; shift ;; esac
+		fi ;;
+	--emit | -h | --help)
+		[ $has_val = 0 ] || usage_error "$opt takes no value" ;;
+	--)	[ $# = 0 ] && break
+		[ $# = 1 ] && [ -z "$out" ] || usage_error "one OUTDIR"
+		out=$1
+		break ;;
+	-?*)	usage_error "unknown option $opt" ;;
+	*)	[ -z "$out" ] || usage_error "one OUTDIR"
+		out=$opt
+		continue ;;
+	esac
+	case $opt in
+	--rounds)	rounds=$val ;;
+	--first-round)	first=$val ;;
+	--label | --labels)	labels=$val ;;
+	--states)	states=$val ;;
+	--nr-samples)	nr_samples=$val ;;
+	--do-work)	do_work=$val ;;
+	--batch)	batch=$val ;;
+	--cpus)		cpus=$val ;;
+	--clock)	clock=$val ;;
+	--emit)		emit=1 ;;
+	-h | --help)	usage; exit 0 ;;
+	esac
 done
-[ -n "$out" ] || usage
+[ -n "$out" ] || usage_error "no OUTDIR given"
 is_count "$rounds" || die "--rounds wants a count from 1, not '$rounds'"
 is_count "$first" || die "--first-round wants a count from 1, not '$first'"
 is_count "$nr_samples" || die "--nr-samples wants a count from 1, not '$nr_samples'"
@@ -87,7 +126,7 @@ for l in $labels; do
 	*[!A-Za-z0-9_+-]* | '') die "a label is letters, digits, _, + and -, not '$l'" ;;
 	esac
 done
-[ -n "$labels" ] || die "--labels names no kernel"
+[ -n "$labels" ] || die "--label names no kernel"
 
 # The states this kernel has, then those of them asked for. A kernel with
 # the tracepoints whose events cannot be found (tracefs not mounted) must

@@ -18,7 +18,19 @@
 # "Results"). POSIX sh and awk only, so that it runs where collect.sh
 # does.
 
-out=${1:?usage: json.sh OUTDIR}
+usage="usage: json.sh OUTDIR: print the results directory OUTDIR as JSON"
+case ${1:-} in
+-h | --help)
+	echo "$usage"
+	echo "(the format: doc/bench.md, \"Results\")"
+	exit 0 ;;
+-?*)
+	echo "json.sh: unknown option $1" >&2
+	echo "$usage" >&2
+	exit 2 ;;
+esac
+[ $# = 1 ] || { echo "$usage" >&2; exit 2; }
+out=$1
 [ -d "$out/runs" ] || { echo "json.sh: $out is no results directory" >&2; exit 1; }
 
 # Every file behind a line "@@@ PATH", so that empty files count too.

@@ -8,10 +8,10 @@ test_collect()
 {
 	/tests/collect.sh --emit --rounds "$(cmdline_param rounds 1)" \
 		--first-round "$(cmdline_param round 1)" \
-		--labels "$(cmdline_param labels host)" \
+		--label "$(cmdline_param labels host)" \
 		--states "$(cmdline_param states '')" \
 		--nr-samples "$(cmdline_param nr_samples 10000)" \
-		--do-work "$(cmdline_param do_work 0)" \
+		--do-work="$(cmdline_param do_work 0)" \
 		--batch "$(cmdline_param batch 1)" \
 		--clock "$(cmdline_param clock '')" /tmp/results
 }
