@@ -13,11 +13,12 @@
 # tools/guest/collect.sh, which --host runs on this machine's kernel
 # instead. Each run's meta records its place.
 set -u
+# shellcheck source=tools/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 usage()
 {
-	cat >&2 <<EOF
+	cat <<EOF
 usage: tools/bench.sh [options] KERNEL...
        tools/bench.sh --host [options]
 KERNEL is one of
@@ -25,9 +26,10 @@ KERNEL is one of
                                    linux-source-6.12 (tools/kconfig/)
   [LABEL=]VARIANT,patches=PATH[,config=FRAGMENT]...
                                    that variant with a patch series (a
-                                   directory of git format-patch files, or
-                                   a quilt series file or a directory with
-                                   one) and/or extra kconfig fragments
+                                   directory of git format-patch files, a
+                                   quilt series file or a directory with
+                                   one, an mbox or a single patch) and/or
+                                   extra kconfig fragments
   [LABEL=]VARIANT,tree=PATH[@REV][,patches=PATH][,config=FRAGMENT]...
                                    that variant of your own kernel tree (6.1
                                    or later): a git tree at REV (a tag,
@@ -37,9 +39,11 @@ KERNEL is one of
   LABEL=bzimage=FILE,build=DIR     your own build: the image (bzImage, or
                                    arm64's Image) and the build
                                    tree to build the module against
-options:
+options (--opt VALUE or --opt=VALUE; lists comma-separated):
   --arch ARCH      the guests' architecture: $(tb_all_archs | tr '\n' ' ')
                    (default x86_64; see tools/arch/)
+  --vcpus N        the guests' vCPUs (default \$TB_CPUS, or 4)
+  --mem SIZE       the guests' memory: 512M, 2G, ... (default \$TB_MEM, or 1G)
   --out DIR        results directory (default .out/bench-DATE-TIME)
   --rounds N       rounds (default 12: see doc/bench.md, "Rounds")
   --states LIST    among out,off,on (default: every state a kernel has)
@@ -50,10 +54,12 @@ options:
                    below a tick of a coarse counter (arm64's 62.5 MHz)
   --clock CLOCK    the module's clock: $(tb_clocks | tr '\n' ' ')
                    (default: the module's, cycles)
-  --host           measure this machine's running kernel (root)
-  --label LABEL    the running kernel's label with --host (default host)
+  --host           measure this machine's running kernel (root), not a
+                   guest's: no KERNEL, --arch, --vcpus, --mem or --icount
+  --label LABEL    with --host, the running kernel's label (default host)
+  -h, --help       print this and exit
+See doc/bench.md, and doc/cli.md for the TB_* variables.
 EOF
-	exit 2
 }
 
 die()
@@ -63,49 +69,61 @@ die()
 }
 
 out='' rounds=12 states='' icount=0 nr_samples=10000 do_work=0 host=0 arch='' clock=''
-batch=1
-host_label=host
-specs=()
+batch=1 vcpus='' mem='' host_label=''
 cmdline="tools/bench.sh $*"
-while [ $# -gt 0 ]; do
+tb_cli_name=bench.sh
+tb_bench_options
+tb_cli_parse "$@"
+set -- "${tb_cli_argv[@]}"
+while [ "$1" != -- ]; do
 	case $1 in
-	--arch | --out | --rounds | --states | --nr-samples | --label | --batch | --clock)
-		[ $# -ge 2 ] && [[ $2 != -* ]] || die "$1 wants a value"
-		;;
-	esac
-	case $1 in
-	--arch)		arch=${2:-}; shift ;;
-	--out)		out=${2:-}; shift ;;
-	--rounds)	rounds=${2:-}; shift ;;
-	--states)	states=${2:-}; shift ;;
+	--arch)		arch=$2 ;;
+	--vcpus)	vcpus=$2 ;;
+	--mem)		mem=$2 ;;
+	--out)		out=$2 ;;
+	--rounds)	rounds=$2 ;;
+	--states)	states=$2 ;;
 	--icount)	icount=1 ;;
-	--nr-samples)	nr_samples=${2:-}; shift ;;
+	--nr-samples)	nr_samples=$2 ;;
 	--do-work)	do_work=1 ;;
-	--batch)	batch=${2:-}; shift ;;
-	--clock)	clock=${2:-}; shift ;;
+	--batch)	batch=$2 ;;
+	--clock)	clock=$2 ;;
 	--host)		host=1 ;;
-	--label)	host_label=${2:-}; shift ;;
-	-h | --help)	usage ;;
-	-*)		echo "bench.sh: unknown option $1" >&2; usage ;;
-	*)		specs+=("$1") ;;
+	--label)	host_label=$2 ;;
 	esac
-	shift
+	shift 2
 done
+shift
+specs=("$@")
 for n in "$rounds" "$nr_samples" "$batch"; do
 	[[ $n =~ ^[1-9][0-9]{0,8}$ ]] ||
 		die "--rounds, --nr-samples and --batch want a count from 1, not '$n'"
 done
+# with commas, or spaces as in TB_PARTS's old form
+states=$(tb_list "$states")
+states=${states// /,}
 [[ $states =~ ^((out|off|on)(,(out|off|on))*)?$ ]] ||
 	die "--states wants a list of out, off and on, not '$states'"
 [ -z "$clock" ] || tb_clocks | grep -qx -- "$clock" ||
 	die "--clock wants one of the module's clocks ($(tb_clocks | tr '\n' ' ' | sed 's/ $//')), not '$clock'"
+[ -z "$vcpus" ] || [[ $vcpus =~ ^[1-9][0-9]?$ ]] ||
+	die "--vcpus wants a count from 1 to 99, not '$vcpus'"
+[ -z "$mem" ] || [[ $mem =~ ^[1-9][0-9]*[MG]$ ]] ||
+	die "--mem wants a size in M or G, such as 512M or 2G, not '$mem'"
 if [ $host = 1 ]; then
 	[ ${#specs[@]} = 0 ] || die "--host measures the running kernel: no KERNEL"
 	[ $icount = 0 ] || die "--icount applies to QEMU guests only"
 	[ -z "$arch" ] || die "--arch applies to QEMU guests only"
+	[ -z "$vcpus$mem" ] || die "--vcpus and --mem apply to QEMU guests only"
+	[[ ${host_label:=host} =~ ^[A-Za-z0-9_+-]+$ ]] ||
+		die "--label: a label may hold letters, digits, _, + and - only, not '$host_label'"
 else
-	[ -z "$arch" ] || tb_arch_load "$arch" || usage
-	[ ${#specs[@]} -gt 0 ] || { echo "bench.sh: no kernel given" >&2; usage; }
+	[ -z "$host_label" ] ||
+		tb_usage_error "--label names the running kernel with --host; name a guest's kernel LABEL=KERNEL"
+	[ -z "$arch" ] || tb_arch_load "$arch" || exit 2
+	[ ${#specs[@]} -gt 0 ] || tb_usage_error "no kernel given"
+	TB_CPUS=${vcpus:-$TB_CPUS}
+	TB_MEM=${mem:-$TB_MEM}
 fi
 
 # make_out: the results directory, new
@@ -183,8 +201,8 @@ run_host()
 	fi
 	write_env
 	sh "$TB_TOP/tools/guest/collect.sh" --rounds "$rounds" \
-		--labels "$host_label" --states "$states" \
-		--nr-samples "$nr_samples" --do-work $do_work --batch "$batch" \
+		--label "$host_label" --states "$states" \
+		--nr-samples "$nr_samples" --do-work="$do_work" --batch "$batch" \
 		--clock "$clock" "$out"
 	rc=$?
 	[ $loaded = 1 ] && rmmod tracerbench

@@ -8,18 +8,37 @@
 # the results are left for report.py on another machine).
 set -u -o pipefail
 top=$(dirname "$0") events=/sys/kernel/tracing/events/preemptirq out=
-kernels=(notrace trace) args=("$@")
-while [ $# -gt 0 ]; do
+. "$top/lib/cli.sh" || exit 1
+
+usage()
+{
+	echo "usage: tools/compare.sh [options]"
+	echo "tools/bench.sh on the notrace and trace kernels, or with --host on the"
+	echo "running kernel, then tools/report.py on its results. The options are"
+	echo "bench.sh's; it names the kernels itself:"
+	"$top/bench.sh" --help | sed -n '/^options/,$p'
+}
+
+tb_cli_name=compare.sh
+tb_bench_options
+tb_cli_parse "$@"
+set -- "${tb_cli_argv[@]}"
+kernels=(notrace trace) args=()
+while [ "$1" != -- ]; do
 	case $1 in
-	--out)	out=${2:-}; shift ;;
+	--out)	out=$2 ;;
 	--host)	kernels=() ;;
-	--arch | --rounds | --states | --nr-samples | --label | --batch | --clock) shift ;;
-	--help)	"$top/bench.sh" --help; exit 2 ;;
-	--*)	;;
-	*)	echo "usage: tools/compare.sh [bench.sh options]" >&2; exit 2 ;;
 	esac
-	shift
+	# as bench.sh's parser gave it: --opt=VALUE, or a switch
+	if tb_cli_has "$tb_cli_values" "$1"; then
+		args+=("$1=$2")
+	else
+		args+=("$1")
+	fi
+	shift 2
 done
+shift
+[ $# = 0 ] || tb_usage_error "no KERNEL: compare.sh names them (notrace, trace)"
 [ ${#kernels[@]} = 0 ] && [ ! -d $events ] && [ ! -d "${events/tracing/debug/tracing}" ] &&
 	{ echo "tracerbench: $(uname -r) has no preemptirq tracepoints (CONFIG_IRQSOFF_TRACER or CONFIG_PREEMPT_TRACER): nothing to compare" >&2; exit 1; }
 [ -n "$out" ] || args+=(--out "${TB_OUT:-$top/../.out}/compare-$(date -u +%Y%m%d-%H%M%S)")
