@@ -6,47 +6,70 @@
 # with the guest suite's GROUPs (default functional) and print their KTAP.
 # Exits non-zero when the guest printed no plan or a test failed.
 #
-#   tools/boot.sh [--arch ARCH] [--icount] [--cpus N] KERNEL [GROUP...]
-#                 [-- KERNEL_ARG...]
+#   tools/boot.sh [--arch ARCH] [--icount] [--vcpus N] [--mem SIZE] KERNEL
+#                 [GROUP...] [-- KERNEL_ARG...]
 #
-# KERNEL is one of tools/lib.sh's labels (6.12, 6.1, 6.12-rt; notrace,
-# trace, debug); GROUPs are tools/guest/suite.sh's; KERNEL_ARGs reach the
-# guest's command line (tb.*= settings of the suite). --icount runs the
-# guest clock by instructions, -icount shift=0,sleep=off.
+# KERNEL is one of the arch's kernels (tools/lib/arch.sh: 6.12, 6.1,
+# 6.12-rt; notrace, trace, debug); GROUPs are tools/guest/suite.sh's, as
+# words or a comma-separated list; KERNEL_ARGs reach the guest's command
+# line (tb.*= settings of the suite). --icount runs the guest clock by
+# instructions, -icount shift=0,sleep=off.
 set -u
 . "$(dirname "$0")/lib.sh"
 
 usage()
 {
-	echo "usage: tools/boot.sh [--arch ARCH] [--icount] [--cpus N] KERNEL [GROUP...] [-- KERNEL_ARG...]" >&2
-	exit 2
+	cat <<EOF
+usage: tools/boot.sh [options] KERNEL [GROUP...] [-- KERNEL_ARG...]
+Build KERNEL (for a variant of linux-source-6.12) and the module, boot it
+under QEMU with the guest suite's GROUPs (default functional; words or a
+comma-separated list) and print their KTAP; exit 1 on a failure.
+KERNEL_ARGs (tb.NAME=VALUE) reach the guest's command line.
+options (--opt VALUE or --opt=VALUE):
+  --arch ARCH      the guest's architecture: $(tb_all_archs | tr '\n' ' ')
+                   (default x86_64)
+  --vcpus N        the guest's vCPUs (default \$TB_CPUS, or 4); --cpus N,
+                   the old spelling, is still accepted
+  --mem SIZE       the guest's memory: 512M, 2G, ... (default \$TB_MEM, or 1G)
+  --icount         exact guest clock: -icount shift=0,sleep=off
+  -h, --help       print this and exit
+The kernels of each arch: doc/bench.md; the conventions: doc/cli.md.
+EOF
 }
 
+tb_cli_name=boot.sh
+tb_cli_values="--arch --vcpus --mem"
+tb_cli_switches="--icount"
+tb_cli_aliases="--cpus=--vcpus"
+tb_cli_keep_dashdash=1
+tb_cli_parse "$@"
+set -- "${tb_cli_argv[@]}"
 icount=0
-while [ $# -gt 0 ]; do
+while [ "$1" != -- ]; do
 	case $1 in
-	--arch)		[ $# -ge 2 ] && tb_arch_load "$2" || usage; shift 2 ;;
-	--icount)	icount=1; shift ;;
-	--cpus)		[[ ${2:-} =~ ^[1-9][0-9]?$ ]] || usage
-			TB_CPUS=$2; shift 2 ;;
-	-*)		usage ;;
-	*)		break ;;
+	--arch)		tb_arch_load "$2" || exit 2 ;;
+	--icount)	icount=1 ;;
+	--vcpus)	[[ $2 =~ ^[1-9][0-9]?$ ]] ||
+				tb_usage_error "--vcpus wants a count from 1 to 99, not '$2'"
+			TB_CPUS=$2 ;;
+	--mem)		[[ $2 =~ ^[1-9][0-9]*[MG]$ ]] ||
+				tb_usage_error "--mem wants a size in M or G, such as 512M or 2G, not '$2'"
+			TB_MEM=$2 ;;
 	esac
+	shift 2
 done
-[ $# -ge 1 ] || usage
+shift
+[ $# -ge 1 ] && [ "$1" != -- ] || tb_usage_error "no KERNEL given"
 k=$1 groups=
 shift
 while [ $# -gt 0 ] && [ "$1" != -- ]; do
-	[[ $1 =~ ^[a-z]+$ ]] || usage
+	[[ $1 =~ ^[a-z]+(,[a-z]+)*$ ]] ||
+		tb_usage_error "'$1' is no GROUP of the guest suite (tools/guest/tests/, jobs/)"
 	groups=${groups:+$groups,}$1
 	shift
 done
 [ $# -gt 0 ] && shift
-case " $TB_ARCH_KERNELS $TB_ARCH_BUILT " in
-*" $k "*)	;;
-*)		echo "boot.sh: $TB_ARCH has no kernel '$k': $TB_ARCH_KERNELS $TB_ARCH_BUILT" >&2
-		exit 2 ;;
-esac
+why=$(tb_arch_kernel "$k") || tb_usage_error "$why"
 
 tb_prepare "$k" || exit 1
 out=$TB_OUT/boot-$(tb_name "$k")

@@ -10,11 +10,31 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-case ${1:-} in
---arch)	[ $# = 2 ] && tb_arch_load "$2" || exit 2 ;;
-"")	;;
-*)	echo "usage: tools/run.sh [--arch ARCH]" >&2; exit 2 ;;
-esac
+usage()
+{
+	cat <<EOF
+usage: tools/run.sh [--arch ARCH]
+make run: build the module, boot a kernel with it under QEMU, run one
+benchmark with the defaults and print the results.
+options (--opt VALUE or --opt=VALUE):
+  --arch ARCH      the guest's architecture: $(tb_all_archs | tr '\n' ' ')
+                   (default x86_64, with Debian's 6.12; make run TB_ARCH=ARCH)
+  -h, --help       print this and exit
+EOF
+}
+
+tb_cli_name=run.sh
+tb_cli_values="--arch"
+tb_cli_parse "$@"
+set -- "${tb_cli_argv[@]}"
+while [ "$1" != -- ]; do
+	case $1 in
+	--arch)	tb_arch_load "$2" || exit 2 ;;
+	esac
+	shift 2
+done
+shift
+[ $# = 0 ] || tb_usage_error "unexpected operand '$1'"
 
 k=${TB_ARCH_PLAIN:-6.12}
 tb_prepare $k || exit 1
