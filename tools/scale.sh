@@ -7,11 +7,12 @@
 # (MemAvailable before the run less its lowest value during the run,
 # sampled every 0.2 s, so a peak shorter than that can be missed).
 #
-#   tools/scale.sh [--kernel LABEL] [SAMPLES...]
-#   tools/scale.sh [--kernel LABEL] --against REV [--rounds N] [SAMPLES]
+#   tools/scale.sh [--arch x86_64] [--kernel LABEL] [SAMPLES...]
+#   tools/scale.sh [--arch x86_64] [--kernel LABEL] --against REV [--rounds N] [SAMPLES]
 #
-# LABEL is a kernel of tools/lib.sh (default 6.12); SAMPLES default to
-# 10^5 10^6 10^7 10^8 per CPU. The 10^8 run takes a few minutes.
+# LABEL is a kernel of tools/lib/arch.sh (default 6.12); SAMPLES (words or
+# a comma-separated list) default to 10^5 10^6 10^7 10^8 per CPU. x86-64
+# only (why_x86_64). The 10^8 run takes a few minutes.
 #
 # With --against, the module as built from git revision REV, or from the
 # module source in directory REV (such as a clone of the reference module,
@@ -27,31 +28,54 @@ set -u
 
 usage()
 {
-	echo "usage: tools/scale.sh [--kernel LABEL] [SAMPLES...]" >&2
-	echo "       tools/scale.sh [--kernel LABEL] --against REV [--rounds N] [SAMPLES]" >&2
-	exit 2
+	cat <<EOF
+usage: tools/scale.sh [options] [SAMPLES...]
+       tools/scale.sh [options] --against REV [--rounds N] [SAMPLES]
+Boot a kernel under QEMU TCG (2 CPUs, 256 MiB) and print one benchmark's
+run time and peak memory at each size, SAMPLES per CPU (words or a
+comma-separated list; default 100000,1000000,10000000,100000000). With
+--against, time the module of git revision or directory REV and this one
+in turns, N rounds (default 3) of SAMPLES (default 1000000).
+options (--opt VALUE or --opt=VALUE):
+  --arch ARCH      x86_64 alone (below)
+  --kernel LABEL   the kernel to boot (default 6.12, Debian's)
+  --against REV    a git revision or a directory of another module's source
+  --rounds N       rounds with --against (default 3)
+  -h, --help       print this and exit
+EOF
+	echo "x86-64 only: $why_x86_64. See doc/bench.md, \"Scaling\"." | fold -s -w 72 | sed 's/ *$//'
 }
 
-k=6.12 against= rounds=3
-while [ $# -gt 0 ]; do
+why_x86_64="its default kernel and the module --against builds are x86-64's, and make check checks it there alone"
+k=6.12 against='' rounds=3
+tb_cli_name=scale.sh
+tb_cli_values="--arch --kernel --against --rounds"
+tb_cli_parse "$@"
+set -- "${tb_cli_argv[@]}"
+while [ "$1" != -- ]; do
 	case $1 in
-	--kernel)	[ $# -ge 2 ] || usage; k=$2; shift 2 ;;
-	--against)	[ $# -ge 2 ] || usage; against=$2; shift 2 ;;
-	--rounds)	[ $# -ge 2 ] || usage; rounds=$2; shift 2 ;;
-	--*)		usage ;;
-	*)		break ;;
+	--arch)		tb_x86_64_only scale.sh "$why_x86_64" "$2" ;;
+	--kernel)	k=$2 ;;
+	--against)	against=$2 ;;
+	--rounds)	rounds=$2 ;;
 	esac
+	shift 2
 done
-[[ $rounds =~ ^[1-9][0-9]?$ ]] || usage
+shift
+[[ $rounds =~ ^[1-9][0-9]?$ ]] ||
+	tb_usage_error "--rounds wants a count from 1 to 99, not '$rounds'"
+sizes=$(tb_list "$*")
 if [ -n "$against" ]; then
-	sizes=${*:-1000000}
-	[ $# -le 1 ] || usage
+	sizes=${sizes:-1000000}
+	[[ $sizes != *" "* ]] || tb_usage_error "--against takes one SAMPLES"
 else
-	sizes=${*:-100000 1000000 10000000 100000000}
+	sizes=${sizes:-100000 1000000 10000000 100000000}
 fi
 for n in $sizes; do
-	[[ $n =~ ^[1-9][0-9]{0,11}$ ]] || usage
+	[[ $n =~ ^[1-9][0-9]{0,11}$ ]] ||
+		tb_usage_error "SAMPLES are counts from 1, not '$n'"
 done
+why=$(tb_arch_kernel "$k") || tb_usage_error "--kernel: $why"
 
 tb_prepare "$k" || exit 1
 

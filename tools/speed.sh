@@ -12,9 +12,10 @@
 # what lies outside the windows. A benchmark, not a test: it prints
 # figures and passes no judgement on them.
 #
-#   tools/speed.sh [--kernel LABEL] [--batch B] [N [STEP]]
+#   tools/speed.sh [--arch x86_64] [--kernel LABEL] [--batch B] [N [STEP]]
 #
-# LABEL is a kernel of tools/lib.sh (default 6.12, Debian's, which needs
+# x86-64 only (why_x86_64). LABEL is a kernel of tools/lib/arch.sh
+# (default 6.12, Debian's, which needs
 # no build); B is the pairs per window (default 1); N defaults to 10^5,
 # STEP to 10^5. Both should be multiples of the module's block of 1000
 # samples, so that the runs differ by whole rounds. Durations are turned
@@ -26,25 +27,43 @@ set -u
 
 usage()
 {
-	echo "usage: tools/speed.sh [--kernel LABEL] [--batch B] [N [STEP]]" >&2
-	exit 2
+	cat <<EOF
+usage: tools/speed.sh [options] [N [STEP]]
+Boot a kernel under QEMU with -icount shift=0,sleep=off and one vCPU, run
+one benchmark of N and one of N + STEP samples per CPU (default 100000
+each) and print the instructions a sample costs, in its window and out.
+options (--opt VALUE or --opt=VALUE):
+  --arch ARCH      x86_64 alone (below)
+  --kernel LABEL   the kernel to boot (default 6.12, Debian's)
+  --batch B        pairs per timed window (default 1)
+  -h, --help       print this and exit
+EOF
+	echo "x86-64 only: $why_x86_64. See doc/bench.md, \"Speed\"." | fold -s -w 72 | sed 's/ *$//'
 }
 
+why_x86_64="it counts instructions by the TSC, which under -icount advances one per instruction (arm64's counter one per 16), and make check checks it there alone"
 k=6.12 batch=1
-while [ $# -gt 0 ]; do
+tb_cli_name=speed.sh
+tb_cli_values="--arch --kernel --batch"
+tb_cli_parse "$@"
+set -- "${tb_cli_argv[@]}"
+while [ "$1" != -- ]; do
 	case $1 in
-	--kernel)	[ $# -ge 2 ] || usage; k=$2; shift 2 ;;
-	--batch)	[ $# -ge 2 ] || usage; batch=$2; shift 2 ;;
-	--*)		usage ;;
-	*)		break ;;
+	--arch)		tb_x86_64_only speed.sh "$why_x86_64" "$2" ;;
+	--kernel)	k=$2 ;;
+	--batch)	batch=$2 ;;
 	esac
+	shift 2
 done
-[ $# -le 2 ] || usage
+shift
+[ $# -le 2 ] || tb_usage_error "N and STEP at most"
 n=${1:-100000}
 step=${2:-100000}
 for v in "$n" "$step" "$batch"; do
-	[[ $v =~ ^[1-9][0-9]{0,9}$ ]] || usage
+	[[ $v =~ ^[1-9][0-9]{0,9}$ ]] ||
+		tb_usage_error "N, STEP and --batch are counts from 1, not '$v'"
 done
+why=$(tb_arch_kernel "$k") || tb_usage_error "--kernel: $why"
 
 tb_prepare "$k" || exit 1
 
