@@ -20,16 +20,42 @@
 # built ones, for a quicker loop; TB_ARCHS the architectures, all of
 # tools/arch/ by default: TB_ARCHS=arm64 checks arm64 alone; TB_PARTS the
 # parts, all by default: host (the host's checks) and the architectures'
-# debian, long, debug, rt and built.
+# debian, long, debug, rt and built. Lists take commas or spaces. It takes
+# no argument but -h/--help.
 set -u
 . "$(dirname "$0")/lib.sh"
+
+usage()
+{
+	cat <<EOF
+usage: tools/check.sh (make check)
+Install what is missing, run the host's checks, then build and boot each
+architecture's kernels under QEMU with the in-guest suites; print every
+result and "N passed, N failed"; exit non-zero on any failure. It takes no
+argument: the environment narrows it (lists with commas or spaces):
+  TB_PARTS=LIST          parts: host debian long debug rt built (default all)
+  TB_ARCHS=LIST          architectures: $(tb_all_archs | tr '\n' ' ')(default all)
+  TB_KERNELS=LIST        Debian kernels (default the arch's: 6.1,6.12,6.12-rt)
+  TB_BUILT_KERNELS=LIST  built kernels (default notrace,trace,debug,rt-debug)
+  TB_JOBS=N              parts run side by side (default 2)
+  TB_LONG_SAMPLES=N      samples per CPU of the long boots (default 20000000)
+Every TB_* variable: doc/cli.md; what each part checks: doc/testing.md.
+EOF
+}
+
+tb_cli_name=check.sh
+tb_cli_parse "$@"
+[ $# = 0 ] ||
+	tb_usage_error "takes no argument, not '$*': see TB_PARTS and the others"
 
 passed=0
 failed=0
 
-# refuse WHY [STATUS]: stop before anything runs, a failure saying why
+# refuse WHY [STATUS]: stop before anything runs, a failure saying why,
+# as a result and on stderr
 refuse()
 {
+	echo "check.sh: $1" >&2
 	result 1 "$1"
 	echo "$passed passed, $failed failed"
 	exit "${2:-2}"
@@ -39,7 +65,7 @@ TB_JOBS=${TB_JOBS:-2}
 [[ $TB_JOBS =~ ^[1-9][0-9]?$ ]] ||
 	refuse "TB_JOBS is a count from 1, not '$TB_JOBS'"
 # The parts to run: the host's checks and the architectures' (arch_parts).
-TB_PARTS=${TB_PARTS:-host debian long debug rt built}
+TB_PARTS=$(tb_list "${TB_PARTS:-host debian long debug rt built}")
 for part in $TB_PARTS; do
 	case $part in
 	host | debian | long | debug | rt | built)	;;
@@ -295,7 +321,7 @@ run_part()
 # before any job starts. The parts start longest first (as measured on
 # this project's machine), so that no CPU idles at the end while one
 # long part runs alone; their results are read in the order asked.
-TB_ARCHS=${TB_ARCHS-$(tb_all_archs)}
+TB_ARCHS=$(tb_list "${TB_ARCHS-$(tb_all_archs)}")
 archs=
 for arch in $TB_ARCHS; do
 	if ! (tb_arch_load "$arch" && tb_install && tb_guest_debs >/dev/null); then

@@ -240,9 +240,10 @@ check_refusals()
 		fi
 	done <<-EOF
 	TB_JOBS=0|TB_JOBS is a count from 1, not '0'
-	TB_PARTS=host,long|TB_PARTS names host, debian, long, debug, rt or built, not 'host,long'
+	TB_PARTS=host,lng|TB_PARTS names host, debian, long, debug, rt or built, not 'lng'
 	TB_LONG_SAMPLES=1e8|TB_LONG_SAMPLES is a count from 1, not '1e8'
 	TB_PARTS=long TB_ARCHS=arm64|TB_PARTS="long" and TB_ARCHS="arm64" leave nothing to run
+	TB_PARTS=long,rt TB_ARCHS=arm64,i386|TB_PARTS="long rt" and TB_ARCHS="arm64 i386" leave nothing to run
 	EOF
 	return $fail
 }
@@ -355,5 +356,5 @@ check_host()
 	  "$(echo $kernels | wc -w)" ]
 	result $? "make style: sparse on each of the kernels ($kernels)"
 	check_refusals
-	result $? "make check refuses a bad TB_JOBS, TB_PARTS or TB_LONG_SAMPLES, and a selection of nothing"
+	result $? "make check refuses a bad TB_JOBS, TB_PARTS or TB_LONG_SAMPLES, and a selection of nothing, its lists with commas or spaces"
 }
