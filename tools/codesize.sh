@@ -37,6 +37,9 @@ set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 TB_TOP=$top
+# shellcheck source=tools/lib/cli.sh
+. "$top/tools/lib/cli.sh"
+# shellcheck source=tools/lib/harness.sh
 . "$top/tools/lib/harness.sh"
 
 die()
@@ -45,12 +48,36 @@ die()
 	exit 1
 }
 
+usage()
+{
+	cat <<EOF
+usage: tools/codesize.sh [--clocks LIST] MODULE.ko [VMLINUX [BASE_VMLINUX]]
+What one call site of each primitive costs in code, from the built module
+(tools/disasm.sh --sizes), and the kernel's sizes and hook call sites from
+its VMLINUX (those BASE_VMLINUX has not: a patch's functions), as "key
+value" lines for bench.sh's kernels/LABEL.env.
+options (--opt VALUE or --opt=VALUE):
+  --clocks LIST    the clocks a run used (comma-separated), whose windows
+                   must check, as cycles' must; the others' are warnings
+  -h, --help       print this and exit
+EOF
+}
+
+tb_cli_name=codesize.sh
+tb_cli_values="--clocks"
+tb_cli_parse "$@"
+set -- "${tb_cli_argv[@]}"
 clocks=
-case ${1:-} in
---clocks)	clocks=${2:-}; shift 2 ;;
---clocks=*)	clocks=${1#--clocks=}; shift ;;
-esac
-ko=${1:?usage: tools/codesize.sh [--clocks LIST] MODULE.ko [VMLINUX [BASE_VMLINUX]]}
+while [ "$1" != -- ]; do
+	case $1 in
+	--clocks)	clocks=$(tb_list "$2"); clocks=${clocks// /,} ;;
+	esac
+	shift 2
+done
+shift
+[ $# -ge 1 ] && [ $# -le 3 ] ||
+	tb_usage_error "MODULE.ko, and at most VMLINUX and BASE_VMLINUX"
+ko=$1
 vmlinux=${2:-}
 base=${3:-}
 

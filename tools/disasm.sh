@@ -56,22 +56,48 @@
 # return or a jump out of the function.
 set -u
 
-sizes=0 clocks=
-while [ $# -gt 1 ]; do
-	case $1 in
-	--sizes)	sizes=1; shift ;;
-	--clocks)	clocks=$2; shift 2 ;;
-	--clocks=*)	clocks=${1#--clocks=}; shift ;;
-	*)		break ;;
-	esac
-done
-ko=${1:?usage: tools/disasm.sh [--sizes] [--clocks LIST] MODULE.ko}
-[ -r "$ko" ] || { echo "disasm: cannot read $ko" >&2; exit 2; }
-command -v readelf >/dev/null || { echo "disasm: no readelf" >&2; exit 2; }
-
 top=$(cd "$(dirname "$0")/.." && pwd)
 TB_TOP=$top
+# shellcheck source=tools/lib/cli.sh
+. "$top/tools/lib/cli.sh"
+# shellcheck source=tools/lib/harness.sh
 . "$top/tools/lib/harness.sh"
+
+usage()
+{
+	cat <<EOF
+usage: tools/disasm.sh [--sizes] [--clocks LIST] MODULE.ko
+Check that every timed window of the built module (x86-64, i386 or arm64)
+holds its primitive and nothing else: exit 0 if so, 1 with a line per
+offending instruction if not, 2 on a usage or tool error.
+options (--opt VALUE or --opt=VALUE):
+  --clocks LIST    hold only these clocks' windows to the check, of
+                   $(tb_clocks | paste -sd ,);
+                   the others' are warnings on stderr
+  --sizes          also print "size WINDOW INSTRUCTIONS BYTES CALLS" for
+                   each window: what lies between its two clock reads
+  -h, --help       print this and exit
+EOF
+}
+
+tb_cli_name=disasm.sh
+tb_cli_values="--clocks"
+tb_cli_switches="--sizes"
+tb_cli_parse "$@"
+set -- "${tb_cli_argv[@]}"
+sizes=0 clocks=
+while [ "$1" != -- ]; do
+	case $1 in
+	--sizes)	sizes=1 ;;
+	--clocks)	clocks=$(tb_list "$2"); clocks=${clocks// /,} ;;
+	esac
+	shift 2
+done
+shift
+[ $# = 1 ] || tb_usage_error "one MODULE.ko"
+ko=$1
+[ -r "$ko" ] || { echo "disasm: cannot read $ko" >&2; exit 2; }
+command -v readelf >/dev/null || { echo "disasm: no readelf" >&2; exit 2; }
 for c in ${clocks//,/ }; do
 	tb_clocks | grep -qx -- "$c" ||
 		{ echo "disasm: --clocks: no clock '$c' of the module's" >&2; exit 2; }
