@@ -28,6 +28,7 @@
 # "warning: "), which what a plain-TCG run measured brings or not, are
 # left out of both. Prints a line per problem and, last,
 # "N passed, N failed"; exits 1 on any failure.
+import argparse
 import os
 import re
 import sys
@@ -190,21 +191,32 @@ def update_outputs(outdir, files):
 
 
 def main(argv):
-    if len(argv) >= 2 and argv[0] == "links":
-        bad = check_links(argv[1:])
+    ap = argparse.ArgumentParser(
+        prog="tools/docs.py",
+        description="Keep the documentation true to the tree.")
+    sub = ap.add_subparsers(dest="command", required=True,
+                            metavar="{links,outputs,update}")
+    p = sub.add_parser("links", help="every relative link of the FILEs "
+                       "names a file and heading that exist")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    for name, what in (("outputs", "every pasted output of the FILEs "
+                        "matches DIR/NAME.txt, a fresh output"),
+                       ("update", "rewrite each pasted output of the "
+                        "FILEs from DIR/NAME.txt")):
+        p = sub.add_parser(name, help=what)
+        p.add_argument("dir", metavar="DIR")
+        p.add_argument("files", nargs="+", metavar="FILE")
+    args = ap.parse_args(argv)
+    if args.command == "links":
+        bad = check_links(args.files)
         print(f"{0 if bad else 1} passed, {1 if bad else 0} failed")
         return 1 if bad else 0
-    if len(argv) >= 3 and argv[0] == "outputs":
-        passed, failed = check_outputs(argv[1], argv[2:])
+    if args.command == "outputs":
+        passed, failed = check_outputs(args.dir, args.files)
         print(f"{passed} passed, {failed} failed")
         return 1 if failed else 0
-    if len(argv) >= 3 and argv[0] == "update":
-        print(f"{update_outputs(argv[1], argv[2:])} blocks rewritten")
-        return 0
-    print("usage: tools/docs.py links FILE...\n"
-          "       tools/docs.py outputs DIR FILE...\n"
-          "       tools/docs.py update DIR FILE...", file=sys.stderr)
-    return 2
+    print(f"{update_outputs(args.dir, args.files)} blocks rewritten")
+    return 0
 
 
 if __name__ == "__main__":

@@ -30,8 +30,8 @@ import sys
 
 # teststats.py, beside this file, whatever directory runs it
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from teststats import (EXACT_FLIPS, EXACT_RANKS, bootstrap_ci,  # noqa: E402
-                       flip_min_p, holm, mann_whitney, median, sign_flip)
+from teststats import (bootstrap_ci, flip_min_p, holm,  # noqa: E402
+                       mann_whitney, median, sign_flip)
 from plots import plot  # noqa: E402
 from reportfmt import print_lkml, print_text  # noqa: E402
 from reportcode import code_lines, code_table  # noqa: E402
