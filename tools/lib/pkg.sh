@@ -22,6 +22,8 @@ tb_packages()
 	# make check's tree of a developer's own (tools/check/tree.sh)
 	echo linux-source-6.1 git
 	echo dkms sparse
+	# make style's linters of the scripts
+	echo shellcheck pyflakes3
 	# tools/report.py
 	echo python3 python3-scipy python3-matplotlib
 	for k in $TB_KERNELS; do
