@@ -320,6 +320,10 @@ check_host()
 	/usr/bin/python3 "$TB_TOP/tools/unit/jump_nop_test.py" \
 		>"$TB_OUT/jump-nop-unit.log" 2>&1
 	collect_summary "jump_nop unit" "$TB_OUT/jump-nop-unit.log"
+	# every tool's --help and a bad option (doc/cli.md)
+	/usr/bin/python3 "$TB_TOP/tools/unit/cli_test.py" \
+		>"$TB_OUT/cli-unit.log" 2>&1
+	collect_summary "cli unit" "$TB_OUT/cli-unit.log"
 	check_no_kdir
 	result $? "make without a kernel build tree names the headers package"
 	check_tree_key
