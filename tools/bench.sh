@@ -97,26 +97,26 @@ shift
 specs=("$@")
 for n in "$rounds" "$nr_samples" "$batch"; do
 	[[ $n =~ ^[1-9][0-9]{0,8}$ ]] ||
-		die "--rounds, --nr-samples and --batch want a count from 1, not '$n'"
+		tb_usage_error "--rounds, --nr-samples and --batch want a count from 1, not '$n'"
 done
 # with commas, or spaces as in TB_PARTS's old form
 states=$(tb_list "$states")
 states=${states// /,}
 [[ $states =~ ^((out|off|on)(,(out|off|on))*)?$ ]] ||
-	die "--states wants a list of out, off and on, not '$states'"
+	tb_usage_error "--states wants a list of out, off and on, not '$states'"
 [ -z "$clock" ] || tb_clocks | grep -qx -- "$clock" ||
-	die "--clock wants one of the module's clocks ($(tb_clocks | tr '\n' ' ' | sed 's/ $//')), not '$clock'"
+	tb_usage_error "--clock wants one of the module's clocks ($(tb_clocks | tr '\n' ' ' | sed 's/ $//')), not '$clock'"
 [ -z "$vcpus" ] || [[ $vcpus =~ ^[1-9][0-9]?$ ]] ||
-	die "--vcpus wants a count from 1 to 99, not '$vcpus'"
+	tb_usage_error "--vcpus wants a count from 1 to 99, not '$vcpus'"
 [ -z "$mem" ] || [[ $mem =~ ^[1-9][0-9]*[MG]$ ]] ||
-	die "--mem wants a size in M or G, such as 512M or 2G, not '$mem'"
+	tb_usage_error "--mem wants a size in M or G, such as 512M or 2G, not '$mem'"
 if [ $host = 1 ]; then
-	[ ${#specs[@]} = 0 ] || die "--host measures the running kernel: no KERNEL"
-	[ $icount = 0 ] || die "--icount applies to QEMU guests only"
-	[ -z "$arch" ] || die "--arch applies to QEMU guests only"
-	[ -z "$vcpus$mem" ] || die "--vcpus and --mem apply to QEMU guests only"
+	[ ${#specs[@]} = 0 ] || tb_usage_error "--host measures the running kernel: no KERNEL"
+	[ $icount = 0 ] || tb_usage_error "--icount applies to QEMU guests only"
+	[ -z "$arch" ] || tb_usage_error "--arch applies to QEMU guests only"
+	[ -z "$vcpus$mem" ] || tb_usage_error "--vcpus and --mem apply to QEMU guests only"
 	[[ ${host_label:=host} =~ ^[A-Za-z0-9_+-]+$ ]] ||
-		die "--label: a label may hold letters, digits, _, + and - only, not '$host_label'"
+		tb_usage_error "--label: a label may hold letters, digits, _, + and - only, not '$host_label'"
 else
 	[ -z "$host_label" ] ||
 		tb_usage_error "--label names the running kernel with --host; name a guest's kernel LABEL=KERNEL"

@@ -42,7 +42,8 @@ shift
 [ ${#kernels[@]} = 0 ] && [ ! -d $events ] && [ ! -d "${events/tracing/debug/tracing}" ] &&
 	{ echo "tracerbench: $(uname -r) has no preemptirq tracepoints (CONFIG_IRQSOFF_TRACER or CONFIG_PREEMPT_TRACER): nothing to compare" >&2; exit 1; }
 [ -n "$out" ] || args+=(--out "${TB_OUT:-$top/../.out}/compare-$(date -u +%Y%m%d-%H%M%S)")
-out=$("$top/bench.sh" "${args[@]}" "${kernels[@]}" | tail -n 1) || exit 1
+# bench.sh's exit status, 2 for a usage error (pipefail)
+out=$("$top/bench.sh" "${args[@]}" "${kernels[@]}" | tail -n 1) || exit
 command -v python3 >/dev/null ||
 	{ echo "tracerbench: no python3 here: run tools/report.py $out elsewhere" >&2; echo "$out"; exit 0; }
 exec "$top/report.py" "$out"

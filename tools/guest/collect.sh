@@ -115,18 +115,18 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ -n "$out" ] || usage_error "no OUTDIR given"
-is_count "$rounds" || die "--rounds wants a count from 1, not '$rounds'"
-is_count "$first" || die "--first-round wants a count from 1, not '$first'"
-is_count "$nr_samples" || die "--nr-samples wants a count from 1, not '$nr_samples'"
-case $do_work in 0 | 1) ;; *) die "--do-work wants 0 or 1, not '$do_work'" ;; esac
-is_count "$batch" || die "--batch wants a count from 1, not '$batch'"
+is_count "$rounds" || usage_error "--rounds wants a count from 1, not '$rounds'"
+is_count "$first" || usage_error "--first-round wants a count from 1, not '$first'"
+is_count "$nr_samples" || usage_error "--nr-samples wants a count from 1, not '$nr_samples'"
+case $do_work in 0 | 1) ;; *) usage_error "--do-work wants 0 or 1, not '$do_work'" ;; esac
+is_count "$batch" || usage_error "--batch wants a count from 1, not '$batch'"
 labels=$(echo "$labels" | tr , ' ')
 for l in $labels; do
 	case $l in
-	*[!A-Za-z0-9_+-]* | '') die "a label is letters, digits, _, + and -, not '$l'" ;;
+	*[!A-Za-z0-9_+-]* | '') usage_error "a label is letters, digits, _, + and -, not '$l'" ;;
 	esac
 done
-[ -n "$labels" ] || die "--label names no kernel"
+[ -n "$labels" ] || usage_error "--label names no kernel"
 
 # The states this kernel has, then those of them asked for. A kernel with
 # the tracepoints whose events cannot be found (tracefs not mounted) must
@@ -143,7 +143,7 @@ want=
 for s in $(echo "$states" | tr , ' '); do
 	case $s in
 	out | off | on) ;;
-	*) die "a state is out, off or on, not '$s'" ;;
+	*) usage_error "a state is out, off or on, not '$s'" ;;
 	esac
 	case " $have " in
 	*" $s "*)	want="$want $s" ;;
