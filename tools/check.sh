@@ -23,6 +23,7 @@
 # debian, long, debug, rt and built. Lists take commas or spaces. It takes
 # no argument but -h/--help.
 set -u
+# shellcheck source=tools/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 usage()
@@ -79,7 +80,7 @@ TB_LONG_SAMPLES=${TB_LONG_SAMPLES:-20000000}
 # Count a test program's "N passed, N failed" line; none is one failure.
 collect_summary()
 {
-	local label=$1 log=$2 line
+	local label=$1 log=$2 line p f
 
 	sed "s/^/[$label] /" "$log"
 	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
@@ -87,9 +88,9 @@ collect_summary()
 		result 1 "$label: ran to its summary line"
 		return
 	fi
-	set -- $line
-	passed=$((passed + $1))
-	failed=$((failed + $3))
+	read -r p _ f _ <<<"$line"
+	passed=$((passed + p))
+	failed=$((failed + f))
 }
 
 # Count a guest's KTAP lines. A missing plan, or fewer results than it
@@ -185,7 +186,7 @@ part_kernels()
 	debian | long)	asked=$TB_KERNELS ;;
 	*)		asked=$TB_BUILT_KERNELS ;;
 	esac
-	for k in $(scenario_lines | awk -v a="$TB_ARCH" -v p="$1" \
+	for k in $(scenario_lines "" | awk -v a="$TB_ARCH" -v p="$1" \
 			'$1 == a && $2 == p && !seen[$3]++ { print $3 }'); do
 		case " $asked " in
 		*" $k "*)	echo "$k" ;;
@@ -203,8 +204,7 @@ run_scenarios()
 
 	n=$(tb_name "$k")
 	while read -r -u 3 arch p kern groups clock cpus mem secs args; do
-		[ "$arch" = "$TB_ARCH" ] && [ "$p" = "$part" ] &&
-			[ "$kern" = "$k" ] || continue
+		[ "$arch/$p/$kern" = "$TB_ARCH/$part/$k" ] || continue
 		case $clock in
 		host)
 			for step in ${groups//,/ }; do
@@ -231,7 +231,7 @@ run_scenarios()
 		case ,$groups, in
 		*,kunit,*) collect_kunit "$n kunit" "$BOOT_OUT" ;;
 		esac
-	done 3< <(scenario_lines)
+	done 3< <(scenario_lines "")
 }
 
 start=$SECONDS
@@ -239,10 +239,14 @@ tb_install || refuse "install packages" 1
 mkdir -p "$TB_OUT"
 
 # the checks, by what they check
-for f in host kernels bench tree; do
-	. "$TB_TOP/tools/check/$f.sh"
-done
-unset f
+# shellcheck source=tools/check/host.sh
+. "$TB_TOP/tools/check/host.sh"
+# shellcheck source=tools/check/kernels.sh
+. "$TB_TOP/tools/check/kernels.sh"
+# shellcheck source=tools/check/bench.sh
+. "$TB_TOP/tools/check/bench.sh"
+# shellcheck source=tools/check/tree.sh
+. "$TB_TOP/tools/check/tree.sh"
 
 # Each architecture's checks come in parts (tools/scenarios), which run
 # as jobs, TB_JOBS at a time, each into .out/check-ARCH-PART.log:
@@ -350,7 +354,7 @@ done
 # which build incrementally, are left out.
 part_seconds()
 {
-	local secs kernels= k
+	local secs kernels='' k
 
 	# the host's checks, as measured
 	[ "$1" = host ] && { echo 40; return; }
@@ -441,11 +445,11 @@ check_docs()
 {
 	local d=$TB_OUT/docs docs
 
-	docs="$TB_TOP/README.md $(ls "$TB_TOP"/doc/*.md)"
+	docs=("$TB_TOP/README.md" "$TB_TOP"/doc/*.md)
 	rm -rf "$d" && mkdir -p "$d" || return
 	/usr/bin/python3 "$TB_TOP/tools/unit/docs_test.py" >"$d/unit.log" 2>&1
 	collect_summary "docs unit" "$d/unit.log"
-	/usr/bin/python3 "$TB_TOP/tools/docs.py" links $docs | sed 's/^/[docs] /'
+	/usr/bin/python3 "$TB_TOP/tools/docs.py" links "${docs[@]}" | sed 's/^/[docs] /'
 	result "${PIPESTATUS[0]}" "docs: no dead link between README.md and doc/"
 	case " $parts " in
 	*" x86_64:debian "*)
@@ -471,7 +475,7 @@ check_docs()
 		"$TB_TOP/tools/report.py" "$TB_OUT/compare-arm64" \
 			>"$d/compare-arm64.txt" ;;
 	esac
-	/usr/bin/python3 "$TB_TOP/tools/docs.py" outputs "$d" $docs \
+	/usr/bin/python3 "$TB_TOP/tools/docs.py" outputs "$d" "${docs[@]}" \
 		>"$d/outputs.log" 2>&1
 	collect_summary docs "$d/outputs.log"
 }

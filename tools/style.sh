@@ -11,10 +11,10 @@
 #		headers of each target kernel (TB_KERNELS), a result each
 #   kunit	the KUnit module likewise against the debug kernel, when
 #		that is built (make check builds it; TB_STYLE_KUNIT=0 skips)
-#   shellcheck	shellcheck (its default level, following what each script
-#		sources) on every shell script: *.sh, tools/arch/*.conf,
-#		and the files that start with a shell's #!
-#   pyflakes	pyflakes3 on every Python file
+#   scripts	shellcheck (its default level, following what each script
+#		sources) on every shell script: *.sh, tools/arch/*.conf, and
+#		the files that start with a shell's #!; pyflakes3 on every
+#		Python file; a result each, named shellcheck and pyflakes
 #
 # Prints a result per check and, last, "N passed, N failed"; exits non-zero
 # on any failure. The logs are in $TB_OUT/style-*/. --checks LIST runs
@@ -104,14 +104,14 @@ python_sources()
 
 check_checkpatch()
 {
-	local log=$TB_OUT/style-checkpatch.log files
+	local log=$TB_OUT/style-checkpatch.log files rc
 
-	files=$(c_sources)
-	"$TB_SRC/scripts/checkpatch.pl" --strict --no-tree --quiet -f $files \
-		>"$log" 2>&1
-	local rc=$?
+	mapfile -t files < <(c_sources)
+	"$TB_SRC/scripts/checkpatch.pl" --strict --no-tree --quiet -f \
+		"${files[@]}" >"$log" 2>&1
+	rc=$?
 	sed 's/^/[checkpatch] /' "$log"
-	result $rc "checkpatch --strict: $(echo $files | wc -w) files"
+	result $rc "checkpatch --strict: ${#files[@]} files"
 }
 
 # A build log with anything from the compiler, sparse or modpost in it.
@@ -145,22 +145,23 @@ check_kunit()
 }
 
 # check_lint NAME FILES COMMAND...: a linter, the Debian package NAME, on
-# the files, from the top of the tree, as one result; a linter not
-# installed is a failure that says what to install (make check does)
+# the files (a line each, from the top of the tree) as one result; a
+# linter not installed is a failure that says what to install (make check
+# installs both)
 check_lint()
 {
-	local name=$1 files=$2 log=$TB_OUT/style-$1.log rc
+	local name=$1 log=$TB_OUT/style-$1.log rc files
 
+	mapfile -t files <<<"$2"
 	shift 2
 	if ! command -v "$1" >/dev/null; then
 		result 1 "$name: $1 is not installed (apt-get install $name)"
 		return
 	fi
-	# shellcheck disable=SC2086 # the files are words, from the tree
-	(cd "$TB_TOP" && "$@" $files) >"$log" 2>&1
+	(cd "$TB_TOP" && "$@" "${files[@]}") >"$log" 2>&1
 	rc=$?
 	sed "s/^/[$name] /" "$log"
-	result $rc "$name: $(echo "$files" | wc -w) files clean"
+	result $rc "$name: ${#files[@]} files clean"
 }
 
 mkdir -p "$TB_OUT"

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=bash
 # The host tools end to end in make check: compare.sh, bench.sh and
 # report.py on the built kernels and the example patches, and their
 # refusals. Sourced by tools/check.sh.
@@ -396,6 +397,7 @@ check_json_busybox()
 	local dir=$TB_OUT/bench-icount copy=$TB_OUT/bench-json
 	local bin=$TB_OUT/busybox-bin tricky
 
+	# shellcheck disable=SC1003 # backslashes for printf to print
 	tricky=$(printf 'C:\\tb "quoted"\tend\\')
 	rm -rf "$bin" "$copy" && mkdir -p "$bin" &&
 		ln -s /bin/busybox "$bin/awk" && ln -s /bin/busybox "$bin/sh" &&

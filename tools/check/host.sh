@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=bash
 # The host's own checks of make check: unit tests, style, the kernel
 # cache's keys, installs, the guest's helpers, the scenario table and
 # make check's refusals. Sourced by tools/check.sh.
@@ -13,6 +14,7 @@ check_no_kdir()
 	echo "$out" | grep -q 'apt install linux-headers-0.0-tb' &&
 		echo "$out" | grep -q 'dnf install kernel-devel-0.0-tb' &&
 		return 0
+	# shellcheck disable=SC2001 # a prefix on every line
 	echo "$out" | sed 's/^/[no kdir] /'
 	return 1
 }
@@ -54,11 +56,11 @@ check_series_forms()
 		fi
 		rm -rf "$d/src"
 		for p in $list; do
-			for f in $(sed -n 's|^+++ b/||p' "$p"); do
+			while read -r f; do
 				[ -f "$d/src/$f" ] && continue
-				mkdir -p "$d/src/$(dirname "$f")" &&
-					cp "$TB_SRC/$f" "$d/src/$f" || return 1
-			done
+				{ mkdir -p "$d/src/$(dirname "$f")" &&
+					cp "$TB_SRC/$f" "$d/src/$f"; } || return 1
+			done < <(sed -n 's|^+++ b/||p' "$p")
 			patch -d "$d/src" -p1 -s --batch <"$p" ||
 				{ echo "$form: $p does not apply"; return 1; }
 		done
@@ -109,6 +111,7 @@ check_guest_config()
 	local arch rc=0 opt
 
 	for arch in $(tb_all_archs); do
+		# shellcheck disable=SC2046 # a list of files, a word each
 		while read -r opt; do
 			(tb_arch_load "$arch" && tb_fragment_options notrace) |
 				grep -qxF "$opt" ||
@@ -187,6 +190,7 @@ check_install_update_fails()
 	local tmp rc=1
 
 	tmp=$(mktemp -d) || return 1
+	# shellcheck disable=SC2016 # the fake's own $1 and $@
 	printf '#!/bin/sh\nexit 1\n' >"$tmp/dpkg-query" &&
 		printf '#!/bin/sh\n[ "$1" = update ] && exit 100\necho "$@" >>%s\n' \
 			"$tmp/install.log" >"$tmp/apt-get" &&
@@ -194,7 +198,7 @@ check_install_update_fails()
 		(PATH=$tmp:$PATH tb_install) 2>"$tmp/err" &&
 		grep -q 'apt-get update failed' "$tmp/err" &&
 		[ "$(cat "$tmp/install.log")" = \
-		  "install -y -qq --no-install-recommends $(echo $(tb_packages))" ] &&
+		  "install -y -qq --no-install-recommends $(tb_list "$(tb_packages)")" ] &&
 		rc=0
 	rm -rf "$tmp"
 	return $rc
@@ -227,10 +231,11 @@ check_now_us()
 # anything: exit status 2, the reason as its failure, no part started.
 check_refusals()
 {
-	local vars want out rc fail=0
+	local vars want out rc fail=0 envs
 
 	while IFS="|" read -r vars want; do
-		out=$(env $vars "$TB_TOP/tools/check.sh" 2>&1)
+		read -ra envs <<<"$vars"
+		out=$(env "${envs[@]}" "$TB_TOP/tools/check.sh" 2>&1)
 		rc=$?
 		if [ $rc != 2 ] || ! echo "$out" | grep -qF "not ok - $want" ||
 		   echo "$out" | grep -q ': started'; then
@@ -357,7 +362,7 @@ check_host()
 	# a result per Debian kernel of x86-64, which this job loaded
 	kernels=$TB_KERNELS
 	[ "$(grep -c ': sparse (C=2) and W=1 clean$' "$TB_OUT/style.log")" = \
-	  "$(echo $kernels | wc -w)" ]
+	  "$(wc -w <<<"$kernels")" ]
 	result $? "make style: sparse on each of the kernels ($kernels)"
 	check_refusals
 	result $? "make check refuses a bad TB_JOBS, TB_PARTS or TB_LONG_SAMPLES, and a selection of nothing, its lists with commas or spaces"

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=bash
 # The kernels' parts of make check: the module built for each kernel and
 # its windows disassembled, and the host steps of tools/scenarios
 # (step_*): DKMS, the disassembly check's own check, the tracepoint's

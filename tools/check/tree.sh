@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=bash
 # Kernels from a developer's own git tree (bench.sh's tree=) in make
 # check: a git repository made of linux-source-6.1 with a base and a
 # tip commit, measured under icount; and the refusals of trees that
@@ -27,7 +28,7 @@ tree61_repo()
 			return 1
 		n=$(grep -n '^# Debian packaging: ignore everything' \
 			"$repo/.gitignore" | cut -d: -f1)
-		[ -n "$n" ] && [ "$(sed -n "$((n - 1))p" "$repo/.gitignore")" = "#" ] ||
+		{ [ -n "$n" ] && [ "$(sed -n "$((n - 1))p" "$repo/.gitignore")" = "#" ]; } ||
 			{ echo "tracerbench: no Debian block in $repo/.gitignore" >&2; return 1; }
 		sed -i "$((n - 1)),\$d" "$repo/.gitignore" &&
 			git -C "$repo" init -q -b master &&
@@ -55,7 +56,7 @@ tree61_repo()
 step_tree()
 {
 	local repo out=$TB_OUT/tree61 log=$TB_OUT/tree61.log head status
-	local built dir st
+	local built dir
 
 	repo=$(tree61_repo 2>"$log")
 	result $? "a git tree of linux-source-6.1 with a base and a tip commit"
@@ -86,7 +87,7 @@ step_tree()
 	built=$(awk '$1 == "CC" && $2 !~ /^\// { print $2 }' "$dir/build.log" \
 		2>/dev/null | grep -v -e '^init/version' -e '^arch/[^/]*/boot/' |
 		sort -u)
-	echo "[tree] compiled for tip: $(echo $built)"
+	echo "[tree] compiled for tip: ${built//$'\n'/ }"
 	[ "$built" = kernel/trace/trace_preemptirq.o ]
 	result $? "tree: tip built from base's build, compiling trace_preemptirq.o alone"
 	[ "$(git -C "$repo" rev-parse HEAD)" = "$head" ] &&

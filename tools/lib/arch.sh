@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=bash
 # Target architectures (tools/arch/) and the kernels of each. Sourced by tools/lib.sh.
 
 # Target kernels by label. Meta-packages keep image and headers in step.
@@ -24,14 +25,19 @@ tb_arch_load()
 
 	if [ ! -f "$conf" ]; then
 		echo "tracerbench: no architecture $1; tools/arch/ has:" \
-			$(cd "$TB_TOP/tools/arch" && ls *.conf | sed 's/\.conf$//') >&2
+			"$(tb_list "$(tb_all_archs)")" >&2
 		return 1
 	fi
-	# what an arch file may leave out
+	# what an arch file may leave out; each sets the same names as
+	# x86_64.conf, and tools/lib/ and tools/check/ read them
+	# shellcheck disable=SC2034
 	TB_PART_SECONDS=
+	# shellcheck disable=SC2034
 	TB_BIG_SAMPLES=
+	# shellcheck source=tools/arch/x86_64.conf
 	. "$conf" || return 1
 	TB_ARCH=$1
+	# shellcheck disable=SC2034 # read by tools/lib/module.sh and kernel.sh
 	TB_KMAKE=(${TB_KARCH:+ARCH=$TB_KARCH} ${TB_CROSS:+CROSS_COMPILE=$TB_CROSS})
 	TB_KERNELS=
 	[ -n "$TB_ARCH_KERNELS" ] && TB_KERNELS=${TB_KERNELS_ASKED-$TB_ARCH_KERNELS}
@@ -81,7 +87,7 @@ tb_arch_param()
 tb_all_archs()
 {
 	echo x86_64
-	(cd "$TB_TOP/tools/arch" && ls *.conf) | sed 's/\.conf$//' |
+	(cd "$TB_TOP/tools/arch" && ls -- *.conf) | sed 's/\.conf$//' |
 		grep -vx x86_64
 }
 

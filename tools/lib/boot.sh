@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=bash
 # Guests: the initramfs, a QEMU boot, and what booting one kernel takes. Sourced by tools/lib.sh.
 
 # Pack busybox, the guest scripts and the module for kernel $1 into $2,
@@ -84,6 +85,7 @@ tb_boot()
 	# within 12 s; with one, all 300 ended clean.
 	local pmu=$TB_PMU_CLOCKS_TCG
 	if [ "${TB_ICOUNT:-0}" = 1 ]; then
+		# shellcheck disable=SC2054 # one argument of QEMU's, with commas
 		accel+=(-icount shift=0,sleep=off)
 		pmu=$TB_PMU_CLOCKS_ICOUNT
 	fi
@@ -115,6 +117,7 @@ tb_prepare()
 	local k=$1
 
 	TB_KERNELS=$k
+	# shellcheck disable=SC2034 # read by tb_install (tools/lib/pkg.sh)
 	tb_is_built "$k" && TB_KERNELS=
 	tb_install >&2 || return 1
 	mkdir -p "$TB_OUT"

@@ -92,7 +92,7 @@ tb_cli_parse()
 		done
 		if tb_cli_has "$tb_cli_values" "$name"; then
 			if [ $has_val = 0 ]; then
-				[ $# -gt 0 ] && [[ $1 != -?* ]] ||
+				{ [ $# -gt 0 ] && [[ $1 != -?* ]]; } ||
 					tb_usage_error "$name wants a value"
 				val=$1
 				shift
@@ -115,7 +115,7 @@ tb_list()
 {
 	local items
 
-	read -ra items <<<"${1//,/ }"
+	read -rd '' -a items <<<"${1//,/ }"
 	echo "${items[*]}"
 }
 

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=bash
 # Results: the counting harness of the checks, and the list of primitives. Sourced by tools/lib.sh.
 
 # result STATUS NAME: print one result, "ok - NAME" for a status of 0, and
@@ -30,6 +31,7 @@ tb_prims()
 # tb_elf_tools FILE: the architecture of an ELF object (x86_64, i386 or
 # arm64, from its header) in elf_arch, and the binutils that read it in
 # objdump, nm and elf_size; 1 for another machine.
+# shellcheck disable=SC2034 # the variables are the caller's
 tb_elf_tools()
 {
 	case $(readelf -h "$1" 2>/dev/null | sed -n 's/^ *Machine: *//p') in

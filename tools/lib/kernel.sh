@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=bash
 # Kernels built from linux-source-6.12: the source, the fragments, a tree
 # per kernel in the cache, patched kernels. Sourced by tools/lib.sh.
 
@@ -19,6 +20,7 @@ tb_fragments()
 	local d=$TB_TOP/tools/kconfig a
 
 	a=$(for f in $TB_ARCH_FRAGMENTS; do echo "$d/$f"; done)
+	# shellcheck disable=SC2086 # a list of files, a word each
 	case $1 in
 	notrace)	echo "$d/base.config" $a ;;
 	trace)		echo "$d/base.config" $a "$d/trace.config" ;;
@@ -62,6 +64,7 @@ tb_fragment_options()
 	local variant=$1
 
 	shift
+	# shellcheck disable=SC2046 # a list of files, a word each
 	tb_options $(tb_fragments "$variant") "$@"
 }
 
@@ -86,7 +89,7 @@ tb_kernel_tree()
 	key=$({
 		tb_fragment_options "$1"
 		dpkg-query -W -f='${Version}\n' linux-source-6.12
-		${TB_CROSS}gcc --version | head -n 1
+		"${TB_CROSS}gcc" --version | head -n 1
 		[ "$TB_ARCH" = x86_64 ] || echo "$TB_ARCH"
 	} | sha256sum | cut -c 1-16)
 	echo "$TB_TREES/$(tb_name "$1")-$key"
@@ -146,6 +149,7 @@ tb_check_config()
 # fragments, for the architecture loaded.
 tb_configure()
 {
+	# shellcheck disable=SC2046 # a list of files, a word each
 	make -C "$1" O="$2" "${TB_KMAKE[@]}" tinyconfig &&
 		"$1"/scripts/kconfig/merge_config.sh -m -O "$2" "$2/.config" \
 			$(tb_fragments "$3") &&
@@ -239,6 +243,7 @@ tb_patch_list()
 	if [ -d "$path" ] && [ -f "$path/series" ]; then
 		series=$path/series
 	elif [ -d "$path" ]; then
+		# shellcheck disable=SC2012 # file names of the tree's, sorted in C
 		list=$(ls "$path"/*.patch 2>/dev/null | LC_ALL=C sort)
 		if [ -z "$list" ]; then
 			echo "tracerbench: no *.patch files and no series in $path" >&2
@@ -249,6 +254,7 @@ tb_patch_list()
 			echo "tracerbench: cannot split $path into its mails" >&2
 			return 1
 		}
+		# shellcheck disable=SC2012 # the mails tb_split_mail numbered
 		list=$(ls "$dir"/[0-9]* | LC_ALL=C sort)
 	elif [ -f "$path" ]; then
 		series=$path
@@ -301,6 +307,7 @@ tb_series_check()
 	list=$(tb_patch_list "$1" quiet) || return 1
 	tmp=$(mktemp -d) || return 1
 	for p in $list; do
+		# shellcheck disable=SC2013 # the paths a patch names, a word each
 		for f in $(sed -n -e 's|^--- a/||p' -e 's|^+++ b/||p' "$p" |
 			   sed 's/\t.*//' | sort -u); do
 			[ -e "$tmp/$f" ] && continue
@@ -352,7 +359,7 @@ tb_apply_patch()
 # tree is: a comment in a fragment does not rebuild).
 tb_patched_dir()
 {
-	local tree key patches= p f
+	local tree key patches='' p f
 
 	if [ -n "$2" ]; then
 		patches=$(tb_patch_list "$2" quiet) || return 1
@@ -367,6 +374,7 @@ tb_patched_dir()
 			sha256sum <"$p"
 		done
 		echo fragments
+		# shellcheck disable=SC2086 # a list of files, a word each
 		tb_options $3
 	} | sha256sum | cut -c 1-16)
 	echo "$tree-$key"
@@ -401,6 +409,7 @@ tb_build_patched()
 		done
 		echo "tracerbench: building $variant${patches:+ + $patches}${frags:+ + $frags} in $dir" >&2
 		local start=$SECONDS
+		# shellcheck disable=SC2086 # a list of files, a word each
 		if ! tb_tree_build "$dir" "$variant" $frags; then
 			echo "tracerbench: building $dir failed: $dir/b/build.log" >&2
 			return 1
@@ -452,6 +461,7 @@ tb_guest_config_lacks()
 {
 	local opt
 
+	# shellcheck disable=SC2046 # a list of files, a word each
 	while read -r opt; do
 		grep -qxF "$opt" "$1" || echo "$opt"
 	done < <(tb_options $(tb_guest_config))

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=bash
 # The module and its KUnit suites, built for a target kernel, including
 # kernels known by a label of the caller's choosing. Sourced by tools/lib.sh.
 

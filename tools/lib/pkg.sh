@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=bash
 # Packages: the target kernels of Debian, apt-get installs, and a guest
 # architecture's busybox and bash. Sourced by tools/lib.sh.
 
@@ -17,7 +18,7 @@ tb_packages()
 	local k img
 
 	echo make gcc libc6-dev perl cpio gzip busybox-static bash-static
-	echo $TB_ARCH_PACKAGES
+	echo "$TB_ARCH_PACKAGES"
 	echo linux-source-6.12 xz-utils bc bison flex libelf-dev libssl-dev
 	# make check's tree of a developer's own (tools/check/tree.sh)
 	echo linux-source-6.1 git

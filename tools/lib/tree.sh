@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=bash
 # Kernels from your own tree (bench.sh's tree=PATH[@REV]): a git tree at a
 # commit, or its files as they are, or a plain source directory, built
 # as a variant of tools/kconfig/ in the cache. The tree and its checkout
@@ -99,8 +100,9 @@ tb_tree_family()
 {
 	{
 		cd "$1" && pwd -P
+		# shellcheck disable=SC2086 # a list of files, a word each
 		tb_fragment_options "$2" $4
-		${TB_CROSS}gcc --version | head -n 1
+		"${TB_CROSS}gcc" --version | head -n 1
 		echo "$TB_ARCH"
 	} | sha256sum | cut -c 1-16
 }
@@ -210,14 +212,14 @@ tb_build_tree()
 	fi
 	if [ -n "$seed" ]; then
 		echo "tracerbench: building $path@$commit from the build of $(cat "$seed/.tb-commit") in $seed" >&2
-		tb_copy_build "$seed" "$dir" && rm -f "$dir/b/build.log" &&
+		{ tb_copy_build "$seed" "$dir" && rm -f "$dir/b/build.log" &&
 			tb_tree_update "$dir" "$path" "$(cat "$seed/.tb-commit")" \
-				"$commit" || { rm -rf "$dir"; return 1; }
+				"$commit"; } || { rm -rf "$dir"; return 1; }
 		rm -f "$dir/.tb-touched"
 	else
 		echo "tracerbench: exporting $path${commit:+@$commit} to $dir" >&2
-		rm -rf "$dir" && tb_tree_export "$path" "$commit" "$dir" &&
-			mkdir -p "$dir/b" || { rm -rf "$dir"; return 1; }
+		{ rm -rf "$dir" && tb_tree_export "$path" "$commit" "$dir" &&
+			mkdir -p "$dir/b"; } || { rm -rf "$dir"; return 1; }
 	fi
 	# a seed's files are links: replace them, never write through
 	rm -f "$dir/.tb-commit"
@@ -229,7 +231,7 @@ tb_build_tree()
 			"$dir/b/patch.log" || { rm -rf "$dir"; return 1; }
 	done
 	echo "tracerbench: building the $TB_ARCH $variant kernel of $path${commit:+@$commit} in $dir" >&2
-	# shellcheck disable=SC2046 # fragment lists are words
+	# shellcheck disable=SC2046,SC2086 # fragment lists are words
 	if ! tb_tree_build "$dir" "$variant" $frags \
 		$(tb_tree_compat_fragments "$dir"); then
 		echo "tracerbench: building $dir failed: $dir/b/build.log" >&2
