@@ -184,19 +184,19 @@ write_env()
 
 write_json()
 {
-	sh "$TB_TOP/tools/guest/json.sh" "$out" >"$out/results.json.tmp" &&
-		mv "$out/results.json.tmp" "$out/results.json" ||
+	{ sh "$TB_TOP/tools/guest/json.sh" "$out" >"$out/results.json.tmp" &&
+		mv "$out/results.json.tmp" "$out/results.json"; } ||
 		die "cannot write $out/results.json"
 }
 
 run_host()
 {
-	local tb=/sys/kernel/debug/tracerbench loaded=0 rc
+	local tb=/sys/kernel/debug/tracerbench loaded=0 rc dbg
 
 	[ "$(id -u)" = 0 ] || die "--host needs root"
 	if [ ! -d $tb ]; then
-		make -s -C "$TB_TOP" modules >&2 &&
-			insmod "$TB_TOP/tracerbench.ko" || die "cannot load tracerbench"
+		{ make -s -C "$TB_TOP" modules >&2 &&
+			insmod "$TB_TOP/tracerbench.ko"; } || die "cannot load tracerbench"
 		loaded=1
 	fi
 	write_env
@@ -210,9 +210,10 @@ run_host()
 	# the sites of the module it built and measured (one loaded before
 	# may be another build); the kernel's only with its debug vmlinux
 	if [ $loaded = 1 ]; then
+		dbg=/usr/lib/debug/boot/vmlinux-$(uname -r)
+		[ -f "$dbg" ] || dbg=
 		"$TB_TOP/tools/codesize.sh" --clocks "${clock:-cycles}" \
-			"$TB_TOP/tracerbench.ko" \
-			$(ls /usr/lib/debug/boot/vmlinux-"$(uname -r)" 2>/dev/null) \
+			"$TB_TOP/tracerbench.ko" ${dbg:+"$dbg"} \
 			>>"$out/kernels/$host_label.env" ||
 			echo "bench.sh: warning: no code sizes of $TB_TOP/tracerbench.ko" >&2
 	fi
@@ -249,10 +250,11 @@ check_own_build()
 		die "$spec: $rel is older than 6.1, the oldest kernel tracerbench supports"
 	lacks=$(tb_guest_config_lacks "$bld/.config")
 	[ -z "$lacks" ] && return 0
-	mkdir -p "$TB_OUT" &&
+	{ mkdir -p "$TB_OUT" &&
 		frag=$(mktemp "$TB_OUT/guest-needs-XXXXXX.config") &&
-		echo "$lacks" >"$frag" || die "cannot write a fragment in $TB_OUT"
+		echo "$lacks" >"$frag"; } || die "cannot write a fragment in $TB_OUT"
 	echo "bench.sh: $spec: $bld/.config lacks what the guest needs:" >&2
+	# shellcheck disable=SC2001 # a prefix on every line
 	echo "$lacks" | sed 's/^/  /' >&2
 	echo "merge $frag (in the kernel's source), then rebuild:" >&2
 	echo "  scripts/kconfig/merge_config.sh -m -O $bld $bld/.config $frag" >&2
@@ -318,12 +320,12 @@ parse_spec()
 		esac
 	done
 	if [ -n "$img" ]; then
-		[ -z "$base" ] && [ -z "$p" ] && [ -z "$f" ] && [ -z "$tpath" ] ||
+		[ -z "$base$p$f$tpath" ] ||
 			die "$spec: your own build takes bzimage= and build= only"
 		[ -n "$label" ] || die "$spec: give your own build a label: LABEL=bzimage=..."
 		[ -f "$img" ] || die "$spec: no such image: $img"
 		[ -n "$bld" ] || die "$spec: build=DIR, the image's build tree, is missing"
-		[ -f "$bld/Makefile" ] && [ -f "$bld/Module.symvers" ] ||
+		{ [ -f "$bld/Makefile" ] && [ -f "$bld/Module.symvers" ]; } ||
 			die "$spec: $bld is no kernel build tree (no Makefile or Module.symvers)"
 		check_own_build "$spec" "$img" "$bld"
 	else
@@ -446,7 +448,8 @@ code_env()
 
 	[ -f "$vmlinux" ] || vmlinux=
 	[ -n "$vmlinux" ] && [ -f "$base" ] && [ "$l" != "${labels[0]}" ] || base=
-	"$TB_TOP/tools/codesize.sh" --clocks "${clock:-cycles}" "$2" $vmlinux $base
+	"$TB_TOP/tools/codesize.sh" --clocks "${clock:-cycles}" "$2" \
+		${vmlinux:+"$vmlinux"} ${base:+"$base"}
 }
 
 # split_results KTAP: the "# @@ PATH" blocks collect.sh emitted, into $out
@@ -479,9 +482,9 @@ boot_pos()
 {
 	local m
 
-	for m in $(sed -n 's|^# @@ \(runs/.*/meta\)$|\1|p' "$1"); do
+	while read -r m; do
 		echo "boot_pos $2" >>"$out/$m" || return 1
-	done
+	done < <(sed -n 's|^# @@ \(runs/.*/meta\)$|\1|p' "$1")
 }
 
 # bench_initrd LABEL: the initramfs of the boot LABEL leads
@@ -525,7 +528,7 @@ run_qemu()
 	# runs every round, the kernels' labels still alternating in each.
 	per_boot=1
 	[ ${#boots[@]} = 1 ] && per_boot=$rounds
-	nboots=$((rounds / per_boot * ${#boots[@]}))
+	nboots=$((rounds * ${#boots[@]} / per_boot))
 	start=$SECONDS
 	for ((r = 1; r <= rounds; r += per_boot)); do
 		# the boots rotate by one each round: each kernel boots at
@@ -569,11 +572,12 @@ run_qemu()
 	for l in "${labels[@]}"; do
 		[ -f "$out/kernels/$l.env" ] || die "no description of kernel $l came back"
 		# the host's figures replace the guest's (config_hash)
-		awk 'NR == FNR { host[$1] = 1; print; next } !($1 in host)' \
+		{ awk 'NR == FNR { host[$1] = 1; print; next } !($1 in host)' \
 			"$out/kernels/$l.host.env" "$out/kernels/$l.env" \
 			>"$out/kernels/$l.env.tmp" &&
 			mv "$out/kernels/$l.env.tmp" "$out/kernels/$l.env" &&
-			rm -f "$out/kernels/$l.host.env" || die "cannot write $out/kernels/$l.env"
+			rm -f "$out/kernels/$l.host.env"; } ||
+			die "cannot write $out/kernels/$l.env"
 	done
 	echo "host_load_end $(cut -d ' ' -f 1-3 /proc/loadavg)" >>"$out/env"
 	echo "elapsed_s $((SECONDS - start))" >>"$out/env"

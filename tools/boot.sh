@@ -15,6 +15,7 @@
 # line (tb.*= settings of the suite). --icount runs the guest clock by
 # instructions, -icount shift=0,sleep=off.
 set -u
+# shellcheck source=tools/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 usage()
@@ -59,7 +60,7 @@ while [ "$1" != -- ]; do
 	shift 2
 done
 shift
-[ $# -ge 1 ] && [ "$1" != -- ] || tb_usage_error "no KERNEL given"
+{ [ $# -ge 1 ] && [ "$1" != -- ]; } || tb_usage_error "no KERNEL given"
 k=$1 groups=
 shift
 while [ $# -gt 0 ] && [ "$1" != -- ]; do

@@ -75,7 +75,7 @@ while [ "$1" != -- ]; do
 	shift 2
 done
 shift
-[ $# -ge 1 ] && [ $# -le 3 ] ||
+{ [ $# -ge 1 ] && [ $# -le 3 ]; } ||
 	tb_usage_error "MODULE.ko, and at most VMLINUX and BASE_VMLINUX"
 ko=$1
 vmlinux=${2:-}
@@ -171,5 +171,5 @@ if [ -s "$cache" ] && [ "$cache" -nt "$vmlinux" ] &&
 	exit
 fi
 
-kernel_code >"$cache.tmp" && mv "$cache.tmp" "$cache" && cat "$cache" ||
+{ kernel_code >"$cache.tmp" && mv "$cache.tmp" "$cache" && cat "$cache"; } ||
 	{ rm -f "$cache.tmp"; die "$vmlinux: cannot size it"; }

@@ -8,6 +8,7 @@
 # the results are left for report.py on another machine).
 set -u -o pipefail
 top=$(dirname "$0") events=/sys/kernel/tracing/events/preemptirq out=
+# shellcheck source=tools/lib/cli.sh
 . "$top/lib/cli.sh" || exit 1
 
 usage()

@@ -107,7 +107,7 @@ done
 tb_elf_tools "$ko" ||
 	{ echo "disasm: $ko: not an x86-64, i386 or arm64 object" >&2; exit 2; }
 arch=$elf_arch
-command -v $objdump >/dev/null || { echo "disasm: no $objdump" >&2; exit 2; }
+command -v "$objdump" >/dev/null || { echo "disasm: no $objdump" >&2; exit 2; }
 
 # The windows the module must have, as prims.h and windows.h define them:
 # every primitive, the empty one ("none") included, for each clock,
@@ -123,7 +123,7 @@ for p in $PRIMS; do
 		WINDOWS="$WINDOWS tb_win_$p$s"
 	done
 done
-[ -n "$PRIMS" ] && [ "$(echo $WINDOWS | wc -w)" -gt "$(echo $PRIMS | wc -w)" ] ||
+{ [ -n "$PRIMS" ] && [ "$(wc -w <<<"$WINDOWS")" -gt "$(wc -w <<<"$PRIMS")" ]; } ||
 	{ echo "disasm: cannot read the windows from prims.h and windows.h" >&2; exit 2; }
 
 # Every window must be there, so that the check cannot pass on nothing.

@@ -8,6 +8,7 @@
 # Debian kernels, the kernel built from linux-source-6.12 that
 # tools/arch/ARCH.conf names instead.
 set -u
+# shellcheck source=tools/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 usage()
@@ -37,9 +38,9 @@ shift
 [ $# = 0 ] || tb_usage_error "unexpected operand '$1'"
 
 k=${TB_ARCH_PLAIN:-6.12}
-tb_prepare $k || exit 1
-tb_make_initramfs $k "$TB_OUT/initrd-run.cpio.gz" || exit 1
-tb_boot $k "$TB_OUT/initrd-run.cpio.gz" show 300 "$TB_OUT/run"
+tb_prepare "$k" || exit 1
+tb_make_initramfs "$k" "$TB_OUT/initrd-run.cpio.gz" || exit 1
+tb_boot "$k" "$TB_OUT/initrd-run.cpio.gz" show 300 "$TB_OUT/run"
 if ! grep -q '^irq_save' "$TB_OUT/run.ktap" 2>/dev/null; then
 	echo "tracerbench: the guest printed no results; its console:" >&2
 	tail -n 30 "$TB_OUT/run.console" >&2

@@ -24,6 +24,7 @@
 # primitives the module measures: each CPU samples its own), and their
 # ratio.
 set -u
+# shellcheck source=tools/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 usage()
@@ -144,7 +145,7 @@ fi
 tb_make_initramfs "$k" "$TB_OUT/initrd-scale.cpio.gz" || exit 1
 out=$TB_OUT/scale-$k
 TB_CPUS=2 TB_MEM=256M tb_boot "$k" "$TB_OUT/initrd-scale.cpio.gz" scale \
-	3600 "$out" "tb.sizes=$(echo $sizes | tr ' ' ,)"
+	3600 "$out" "tb.sizes=${sizes// /,}"
 if grep -q '^not ok' "$out.ktap" || ! grep -q '^1\.\.' "$out.ktap"; then
 	cat "$out.ktap" >&2
 	echo "tracerbench: the guest failed; see $out.console" >&2

@@ -23,6 +23,7 @@
 # cycles, the default) advances 1 per instruction, as the empty window's
 # overhead shows.
 set -u
+# shellcheck source=tools/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 usage()
