@@ -69,7 +69,7 @@ rounds=12 first=1 labels=host states='' nr_samples=10000 do_work=0 cpus=all
 batch=1 clock=
 emit=0 out=
 while [ $# -gt 0 ]; do
-	opt=$1 val= has_val=0
+	opt=$1 val='' has_val=0
 	case $1 in
 	--*=*)	opt=${1%%=*} val=${1#*=} has_val=1 ;;
 	esac
@@ -92,7 +92,7 @@ while [ $# -gt 0 ]; do
 	--emit | -h | --help)
 		[ $has_val = 0 ] || usage_error "$opt takes no value" ;;
 	--)	[ $# = 0 ] && break
-		[ $# = 1 ] && [ -z "$out" ] || usage_error "one OUTDIR"
+		{ [ $# = 1 ] && [ -z "$out" ]; } || usage_error "one OUTDIR"
 		out=$1
 		break ;;
 	-?*)	usage_error "unknown option $opt" ;;
@@ -161,10 +161,10 @@ PRIMS=$(sed -n 's/^\([a-z_]*\)\.median .*/\1/p' "$TB/summary")
 if [ -n "$clock" ] && ! echo "$clock" 2>/dev/null >"$TB/clock"; then
 	die "tracerbench refused clock '$clock' (see doc/interface.md)"
 fi
-echo "$nr_samples" >"$TB/nr_samples" &&
+{ echo "$nr_samples" >"$TB/nr_samples" &&
 	echo "$do_work" >"$TB/do_work" &&
 	echo "$batch" >"$TB/batch" &&
-	echo "$cpus" >"$TB/cpus" || die "cannot configure tracerbench (--cpus '$cpus', --batch '$batch'?)"
+	echo "$cpus" >"$TB/cpus"; } || die "cannot configure tracerbench (--cpus '$cpus', --batch '$batch'?)"
 
 # Leave the events as they were found, also when a run fails or the
 # user interrupts: on a real machine they may have been on by choice.
@@ -253,6 +253,7 @@ round_order()
 			ro_out="$ro_out $ro_l.$ro_s"
 		done
 	done
+	# shellcheck disable=SC2086 # the runs, a word each, blanks squeezed
 	echo $ro_out
 }
 
@@ -296,8 +297,8 @@ for l in $labels; do
 done
 
 start=$(date +%s)
-nlabels=$(echo $labels | wc -w)
-total=$((rounds * nlabels * $(echo $want | wc -w)))
+nlabels=$(echo "$labels" | wc -w)
+total=$((rounds * nlabels * $(echo "$want" | wc -w)))
 seq=0
 prev=-
 r=$first
@@ -325,6 +326,6 @@ done
 
 # the guest's host writes the JSON of everything it gathers
 [ $emit = 1 ] && exit 0
-sh "$HERE/json.sh" "$out" >"$out/results.json.tmp" &&
-	mv "$out/results.json.tmp" "$out/results.json" ||
+{ sh "$HERE/json.sh" "$out" >"$out/results.json.tmp" &&
+	mv "$out/results.json.tmp" "$out/results.json"; } ||
 	die "cannot write $out/results.json"

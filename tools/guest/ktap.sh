@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=dash # busybox ash, as dash with local
 #
 # The shared part of the in-guest suites, sourced by suite.sh first: KTAP
 # results and checks, the kernel command line's tb.* parameters, and the
@@ -6,17 +7,25 @@
 
 TB=/sys/kernel/debug/tracerbench
 MODULE=/tracerbench.ko
+# shellcheck disable=SC2034 # for the groups suite.sh sources after
 PREEMPTIRQ=/sys/kernel/tracing/events/preemptirq
+# shellcheck disable=SC2034 # for the groups suite.sh sources after
 KMEMLEAK=/sys/kernel/debug/kmemleak
 # the primitives, in the module's order: its prims.h, in the initramfs
 TB_TOP=/tb
 . $TB_TOP/tools/lib/harness.sh
+# shellcheck disable=SC2005,SC2046 # on one line, blanks squeezed
 PRIMS=$(echo $(tb_prims))
+# shellcheck disable=SC2034 # for the groups suite.sh sources after
 STATS="median average max max_avg percentile"
+# shellcheck disable=SC2034 # for the groups suite.sh sources after
 PARAMS="nr_samples nr_highest do_work batch cpus clock"
 # the largest nr_samples (2^40), nr_highest and batch
+# shellcheck disable=SC2034 # for the groups suite.sh sources after
 MAX_SAMPLES=1099511627776
+# shellcheck disable=SC2034 # for the groups suite.sh sources after
 MAX_HIGHEST=1024
+# shellcheck disable=SC2034 # for the groups suite.sh sources after
 MAX_BATCH=10000
 
 nr_tests=0
@@ -45,6 +54,7 @@ ktap_result()
 # make 0898685, which the shell's arithmetic refuses as octal.
 now_us()
 {
+	# shellcheck disable=SC3028 # busybox ash has it, as bash does
 	local now_us_t=$EPOCHREALTIME now_us_frac
 
 	now_us_frac=${now_us_t#*.}
@@ -144,10 +154,11 @@ expect_ticks()
 	local what=$1 got=$2 want=$3 g
 
 	[ "$got" = "$want" ] && return 0
+	# shellcheck disable=SC2086 # the values wanted, a word each
 	set -- $want
 	for g in $got; do
-		[ $# -gt 0 ] && [ $((g - $1)) -le "$EXACT_SLACK" ] &&
-			[ $(($1 - g)) -le "$EXACT_SLACK" ] || { set -- x; break; }
+		{ [ $# -gt 0 ] && [ $((g - $1)) -le "$EXACT_SLACK" ] &&
+			[ $(($1 - g)) -le "$EXACT_SLACK" ]; } || { set -- x; break; }
 		shift
 	done
 	if [ $# = 0 ]; then
@@ -223,6 +234,6 @@ thread_pid()
 medians()
 {
 	for p in $PRIMS; do
-		printf '%s ' "$(cat $TB/$p/median)"
+		printf '%s ' "$(cat "$TB/$p/median")"
 	done
 }

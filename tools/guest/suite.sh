@@ -24,6 +24,7 @@
 # shell cannot parse, whichever groups it runs.
 GUEST=${0%/*}
 for f in "$GUEST"/ktap.sh "$GUEST"/tests/*.sh "$GUEST"/jobs/*.sh; do
+	# shellcheck source=/dev/null # every group's file, by a glob
 	. "$f"
 done
 
@@ -42,10 +43,10 @@ echo "KTAP version 1"
 # What the kernel reported before the module was loaded is not ours. The
 # leaks group scans when it needs to: kmemleak's own thread, which would
 # scan all memory a minute after boot and every ten, is stopped.
-if [ -w $KMEMLEAK ]; then
-	echo scan=off >$KMEMLEAK
-	echo scan >$KMEMLEAK
-	echo clear >$KMEMLEAK
+if [ -w "$KMEMLEAK" ]; then
+	echo scan=off >"$KMEMLEAK"
+	echo scan >"$KMEMLEAK"
+	echo clear >"$KMEMLEAK"
 fi
 for group in "$@"; do
 	if ! command -v "group_$group" >/dev/null; then
@@ -60,5 +61,7 @@ for group in "$@"; do
 done
 run_test "dmesg: no warning, lockdep, lockup, stall or KASAN report" \
 	test_dmesg_clean
+# shellcheck disable=SC2154 # ktap.sh's counts
 echo "1..$nr_tests"
+# shellcheck disable=SC2154 # ktap.sh's counts
 echo "# $((nr_tests - nr_failed)) passed, $nr_failed failed"

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=dash # busybox ash, as dash with local
 #
 # scale: no checks: run time and memory against nr_samples, for
 # tools/scale.sh
@@ -12,7 +13,7 @@ mem_available()
 measure_scale()
 {
 	local before
-	echo "$1" >$TB/nr_samples || return 1
+	echo "$1" >"$TB/nr_samples" || return 1
 	before=$(mem_available)
 	rm -f /tmp/stop
 	echo "$before" >/tmp/min
@@ -22,7 +23,8 @@ measure_scale()
 		[ "$v" -lt "$min" ] && min=$v && echo "$min" >/tmp/min
 		sleep 0.2
 	  done ) &
-	echo 1 >$TB/benchmark
+	echo 1 >"$TB/benchmark"
+	# shellcheck disable=SC2320 # the write's status: the run's
 	local rc=$?
 	touch /tmp/stop
 	wait

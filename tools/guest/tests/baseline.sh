@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=dash # busybox ash, as dash with local
 #
 # baseline: traced primitives against raw ones, under icount: equal
 # without the tracepoints, above them, repeatably, with the events off;
@@ -17,7 +18,7 @@ hook_costs()
 # same instructions, so under icount the same medians, exactly.
 test_baseline_equal()
 {
-	echo 1 >$TB/benchmark || return 1
+	echo 1 >"$TB/benchmark" || return 1
 	diag "medians ($PRIMS): $(medians)"
 	expect "irq, irq_save, preempt less their raw forms" "$(hook_costs)" \
 		"0 0 0"
@@ -28,14 +29,15 @@ test_baseline_equal()
 test_baseline_hooks()
 {
 	local fail=0 first
-	events 0 && echo 1 >$TB/benchmark || return 1
+	events 0 && echo 1 >"$TB/benchmark" || return 1
 	first=$(hook_costs)
 	diag "medians ($PRIMS): $(medians)"
 	diag "hook costs (irq irq_save preempt), events off: $first"
+	# shellcheck disable=SC2086 # the medians, a word each
 	set -- $first
 	[ "$1" -gt 0 ] || { diag "irq - raw_irq is $1"; fail=1; }
 	[ "$3" -gt 0 ] || { diag "preempt - preempt_notrace is $3"; fail=1; }
-	echo 1 >$TB/benchmark || fail=1
+	echo 1 >"$TB/benchmark" || fail=1
 	expect_ticks "hook costs of a second run" "$(hook_costs)" "$first" || fail=1
 	return $fail
 }
@@ -44,7 +46,7 @@ group_baseline()
 {
 	run_test "load" load
 	set_exact_clock
-	if [ -d $PREEMPTIRQ ]; then
+	if [ -d "$PREEMPTIRQ" ]; then
 		run_test "events off: irq, preempt above raw, repeatably" \
 			test_baseline_hooks
 	else

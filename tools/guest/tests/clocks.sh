@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=dash # busybox ash, as dash with local
 #
 # The functional group's tests of the clocks (group_functional runs them):
 # each runs and says so, each primitive costs something by each, the PMU
@@ -10,11 +11,11 @@
 test_clock_runs()
 {
 	local fail=0 c unit
-	echo 1000 >$TB/nr_samples
+	echo 1000 >"$TB/nr_samples"
 	for c in ordered ns cycles; do
-		expect "clock $c" "$(write_errno $TB/clock $c)" OK || fail=1
-		expect "clock reads back" "$(cat $TB/clock)" $c || fail=1
-		expect "run with clock $c" "$(write_errno $TB/benchmark 1)" OK ||
+		expect "clock $c" "$(write_errno "$TB/clock" $c)" OK || fail=1
+		expect "clock reads back" "$(cat "$TB/clock")" $c || fail=1
+		expect "run with clock $c" "$(write_errno "$TB/benchmark" 1)" OK ||
 			fail=1
 		expect "summary clock" "$(summary_key clock)" $c || fail=1
 		unit=cycles
@@ -43,14 +44,14 @@ test_clock_runs()
 test_costs_something()
 {
 	local fail=0 c p
-	echo 20 >$TB/nr_samples && echo 1000 >$TB/batch || return 1
+	echo 20 >"$TB/nr_samples" && echo 1000 >"$TB/batch" || return 1
 	for c in cycles ordered ns; do
-		echo $c >$TB/clock &&
-			expect "run with clock $c" "$(write_errno $TB/benchmark 1)" OK ||
+		{ echo "$c" >"$TB/clock" &&
+			expect "run with clock $c" "$(write_errno "$TB/benchmark" 1)" OK; } ||
 			{ fail=1; continue; }
 		for p in $PRIMS; do
-			[ $p = none ] && continue
-			[ "$(summary_key $p.median)" != 0 ] ||
+			[ "$p" = none ] && continue
+			[ "$(summary_key "$p.median")" != 0 ] ||
 				{ diag "$p.median by $c at batch 1000 is 0"; fail=1; }
 		done
 		diag "clock $c, batch 1000: medians $(summary_medians)"
@@ -67,7 +68,7 @@ test_costs_something()
 test_pmu_clocks()
 {
 	local fail=0 c
-	echo 1000 >$TB/nr_samples
+	echo 1000 >"$TB/nr_samples"
 	for c in instructions core_cycles; do
 		case ",$PMU_CLOCKS," in
 		*",$c,"*)	;;
@@ -75,8 +76,8 @@ test_pmu_clocks()
 			test_bad_input clock $c ENODEV || fail=1
 			continue ;;
 		esac
-		expect "clock $c" "$(write_errno $TB/clock $c)" OK || fail=1
-		expect "run with clock $c" "$(write_errno $TB/benchmark 1)" OK ||
+		expect "clock $c" "$(write_errno "$TB/clock" $c)" OK || fail=1
+		expect "run with clock $c" "$(write_errno "$TB/benchmark" 1)" OK ||
 			fail=1
 		expect "summary clock" "$(summary_key clock)" $c || fail=1
 		expect "summary unit" "$(summary_key unit)" $c || fail=1
@@ -90,10 +91,10 @@ test_pmu_clocks()
 		fi
 		for p in $PRIMS; do
 			awk 'NR > 1 && (NF != 7 || $7 == "-") { bad = 1 }
-			     END { exit bad || NR < 2 }' $TB/$p/per_cpu ||
+			     END { exit bad || NR < 2 }' "$TB/$p/per_cpu" ||
 				{ diag "$p/per_cpu names no PMU"; fail=1; }
 		done
-		diag "clock $c: medians $(medians), PMU $(awk 'NR == 2 { print $7 }' $TB/none/per_cpu)"
+		diag "clock $c: medians $(medians), PMU $(awk 'NR == 2 { print $7 }' "$TB/none/per_cpu")"
 	done
 	set_defaults
 	return $fail
@@ -107,25 +108,25 @@ test_counter_erratum()
 	local fail=0 before
 
 	unload || return 1
-	insmod $MODULE force_counter_erratum=1 nr_samples=100 ||
+	insmod "$MODULE" force_counter_erratum=1 nr_samples=100 ||
 		{ diag "insmod force_counter_erratum=1 failed"; return 1; }
-	expect "clock at load" "$(cat $TB/clock)" cycles || fail=1
-	expect "run by cycles" "$(write_errno $TB/benchmark 1)" ENODEV || fail=1
+	expect "clock at load" "$(cat "$TB/clock")" cycles || fail=1
+	expect "run by cycles" "$(write_errno "$TB/benchmark" 1)" ENODEV || fail=1
 	expect "runs" "$(runs)" 0 || fail=1
-	echo ns >$TB/clock || fail=1
+	echo ns >"$TB/clock" || fail=1
 	for c in ordered cycles; do
 		snap_params
 		before=$SNAPSHOT
-		expect "write $c" "$(write_errno $TB/clock $c)" ENODEV || fail=1
+		expect "write $c" "$(write_errno "$TB/clock" $c)" ENODEV || fail=1
 		expect "settings after $c" "$(snapshot_params)" "$before" || fail=1
 	done
-	expect "run by ns" "$(write_errno $TB/benchmark 1)" OK || fail=1
+	expect "run by ns" "$(write_errno "$TB/benchmark" 1)" OK || fail=1
 	expect "runs" "$(runs)" 1 || fail=1
 	expect "summary clock" "$(summary_key clock)" ns || fail=1
 	unload || fail=1
-	insmod $MODULE run=1 force_counter_erratum=1 nr_samples=100 2>/dev/null &&
+	insmod "$MODULE" run=1 force_counter_erratum=1 nr_samples=100 2>/dev/null &&
 		{ diag "a headless run by cycles loaded"; unload; fail=1; }
-	[ -d $TB ] && { diag "a refused load left a tree"; fail=1; }
+	[ -d "$TB" ] && { diag "a refused load left a tree"; fail=1; }
 	load || fail=1
 	test_defaults || fail=1
 	return $fail

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=dash # busybox ash, as dash with local
 #
 # Checks and helpers that more than one group uses, sourced by suite.sh
 # after ktap.sh.
@@ -13,7 +14,7 @@ snap_params()
 
 	SNAPSHOT=
 	for p in $PARAMS; do
-		read -r v <$TB/$p
+		read -r v <"$TB/$p"
 		SNAPSHOT="$SNAPSHOT$p=$v "
 	done
 }
@@ -25,7 +26,7 @@ snap_results()
 	SNAPSHOT=
 	for p in $PRIMS; do
 		for s in $STATS; do
-			read -r v <$TB/$p/$s
+			read -r v <"$TB/$p/$s"
 			SNAPSHOT="$SNAPSHOT$p/$s=$v "
 		done
 	done
@@ -61,7 +62,7 @@ dir_entries()
 # fault.
 test_tree()
 {
-	local fail=0 want= names= f got v
+	local fail=0 want='' names='' f got v
 
 	for f in nr_samples:644 nr_highest:644 do_work:644 batch:644 cpus:644 \
 		 clock:644 benchmark:200 percentile:200 summary:444; do
@@ -75,6 +76,7 @@ test_tree()
 	for f in $want; do
 		names="$names ${f%%:*}"
 	done
+	# shellcheck disable=SC2086 # the file names, a word each
 	got=" $(cd $TB && stat -c '%n:%a' $names 2>/dev/null | tr '\n' ' ')"
 	for f in $want; do
 		case $got in
@@ -86,17 +88,17 @@ test_tree()
 		fail=1
 	done
 	for p in $PRIMS; do
-		[ -d $TB/$p ] || { diag "no $p/"; fail=1; }
-		dir_entries $TB/$p
+		[ -d "$TB/$p" ] || { diag "no $p/"; fail=1; }
+		dir_entries "$TB/$p"
 		expect "entries of $p/" "$ENTRIES" \
 			"average histogram max max_avg median per_cpu percentile " ||
 			fail=1
 	done
-	dir_entries $TB
+	dir_entries "$TB"
 	expect "entries at the top" "$ENTRIES" \
 		"batch benchmark clock cpus do_work irq irq_save none nr_highest nr_samples percentile preempt preempt_notrace raw_irq raw_irq_save summary " ||
 		fail=1
-	expect "world-writable files" "$(find $TB -perm -o+w)" "" || fail=1
+	expect "world-writable files" "$(find "$TB" -perm -o+w)" "" || fail=1
 	return $fail
 }
 
@@ -121,10 +123,10 @@ check_results_sane()
 {
 	local fail=0
 	for p in $PRIMS; do
-		med=$(cat $TB/$p/median)
-		avg=$(cat $TB/$p/average)
-		max=$(cat $TB/$p/max)
-		top=$(cat $TB/$p/max_avg)
+		med=$(cat "$TB/$p/median")
+		avg=$(cat "$TB/$p/average")
+		max=$(cat "$TB/$p/max")
+		top=$(cat "$TB/$p/max_avg")
 		[ "$avg" -eq "$avg" ] 2>/dev/null ||
 			{ diag "$p/average is '$avg'"; fail=1; }
 		expect_le "$p median <= max" "$med" "$max" || fail=1
@@ -136,7 +138,7 @@ check_results_sane()
 
 test_run_sane()
 {
-	expect "benchmark" "$(write_errno $TB/benchmark 1)" OK &&
+	expect "benchmark" "$(write_errno "$TB/benchmark" 1)" OK &&
 		check_results_sane
 }
 
@@ -174,7 +176,7 @@ test_dmesg_clean()
 # events 0|1
 events()
 {
-	echo "$1" >$PREEMPTIRQ/enable && [ "$(cat $PREEMPTIRQ/enable)" = "$1" ]
+	echo "$1" >"$PREEMPTIRQ/enable" && [ "$(cat "$PREEMPTIRQ/enable")" = "$1" ]
 }
 
 # compare_host MIN_RATIO: tools/compare.sh --host, as on a real machine
@@ -190,6 +192,7 @@ compare_host()
 	rc=$?
 	while read -r line; do diag "$line"; done <$log
 	[ $rc = 0 ] && [ -d "$out/runs" ] || return 1
+	# shellcheck disable=SC2012 # the runs' names, which collect.sh made
 	expect "runs" "$(ls "$out/runs" | tr '\n' ' ')" \
 		"host.off.r1 host.off.r2 host.on.r1 host.on.r2 " || fail=1
 	for r in 1 2; do
@@ -273,20 +276,20 @@ test_restore_watchdogs()
 cover_detectors()
 {
 	local fail=0 ncpu ns=0 nr=0 samples=$1 last=0 last_ns=0 next
-	ncpu=$(expand_cpulist "$(cat $TB/cpus)" | wc -l)
+	ncpu=$(expand_cpulist "$(cat "$TB/cpus")" | wc -l)
 	diag "$ncpu CPUs, $(sed -n 's/^MemTotal: *//p' /proc/meminfo) of memory"
 	while [ "$ns" -lt $DETECTOR_WINDOW_NS ]; do
-		[ "$samples" -le $MAX_SAMPLES ] ||
+		[ "$samples" -le "$MAX_SAMPLES" ] ||
 			{ diag "runs of $MAX_SAMPLES never lasted long enough"; fail=1; break; }
-		echo "$samples" >$TB/nr_samples
-		expect "benchmark" "$(write_errno $TB/benchmark 1)" OK ||
+		echo "$samples" >"$TB/nr_samples"
+		expect "benchmark" "$(write_errno "$TB/benchmark" 1)" OK ||
 			{ fail=1; break; }
 		nr=$((nr + 1))
 		ns=$(summary_key duration_ns)
 		diag "run $nr: $samples samples per CPU in $ns ns"
 		[ "${ns:-0}" -gt 0 ] || { diag "duration_ns '$ns'"; fail=1; break; }
 		for p in $PRIMS; do
-			expect "$p.samples" "$(summary_key $p.samples)" \
+			expect "$p.samples" "$(summary_key "$p.samples")" \
 				$((ncpu * samples)) || fail=1
 		done
 		check_results_sane || fail=1
@@ -300,7 +303,7 @@ cover_detectors()
 			[ "$next" -le $((samples * 64)) ] || next=$((samples * 64))
 		fi
 		# past MAX_SAMPLES only when doubling would be
-		[ "$next" -le $MAX_SAMPLES ] || [ "$samples" -ge $MAX_SAMPLES ] ||
+		[ "$next" -le "$MAX_SAMPLES" ] || [ "$samples" -ge "$MAX_SAMPLES" ] ||
 			next=$MAX_SAMPLES
 		last=$samples last_ns=$ns samples=$next
 	done

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=dash # busybox ash, as dash with local
 #
 # cost: no checks: runs of tb.cost_sizes= samples, under icount, for
 # tools/speed.sh
@@ -19,14 +20,14 @@ thread_runtime()
 # of PRIMS)
 measure_cost()
 {
-	local p m= t0 t1 ran=-
-	echo "$1" >$TB/nr_samples || return 1
+	local p m='' t0 t1 ran=-
+	echo "$1" >"$TB/nr_samples" || return 1
 	t0=$(thread_runtime 0)
-	echo 1 >$TB/benchmark || return 1
+	echo 1 >"$TB/benchmark" || return 1
 	t1=$(thread_runtime 0)
 	[ "$t0" != - ] && [ "$t1" != - ] && ran=$((t1 - t0))
 	for p in $PRIMS; do
-		m="$m $(summary_key $p.median)"
+		m="$m $(summary_key "$p.median")"
 	done
 	echo "# cost $1 $(summary_key duration_ns) $(summary_key counter_hz) $(summary_key overhead) $(summary_key batch) $ran$m"
 }
@@ -37,7 +38,7 @@ group_cost()
 	diag "kernel $(uname -r)"
 	# the mitigations decide what a call and a return cost
 	for f in /sys/devices/system/cpu/vulnerabilities/*; do
-		echo "# cost-vuln $(basename $f): $(cat $f)"
+		echo "# cost-vuln $(basename "$f"): $(cat "$f")"
 	done
 	run_test "load" load
 	run_test "batch $(cmdline_param batch 1)" \

@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=dash # busybox ash, as dash with local
 #
 # exact: checks that need -icount shift=0,sleep=off: exact medians, by
 # the clock that counts every instruction (EXACT_CLOCK, ktap.sh)
 
 test_identical_medians()
 {
-	echo 1 >$TB/benchmark || return 1
+	echo 1 >"$TB/benchmark" || return 1
 	first=$(medians)
-	echo 1 >$TB/benchmark || return 1
+	echo 1 >"$TB/benchmark" || return 1
 	diag "medians ($PRIMS): $first"
 	expect "second run" "$(medians)" "$first"
 }
@@ -15,12 +16,13 @@ test_identical_medians()
 test_percentile_order()
 {
 	local fail=0
-	echo 50 >$TB/percentile || return 1
-	p50=$(for p in $PRIMS; do printf '%s ' "$(cat $TB/$p/percentile)"; done)
-	echo 99 >$TB/percentile || return 1
+	echo 50 >"$TB/percentile" || return 1
+	p50=$(for p in $PRIMS; do printf '%s ' "$(cat "$TB/$p/percentile")"; done)
+	echo 99 >"$TB/percentile" || return 1
+	# shellcheck disable=SC2086 # the medians, a word each
 	set -- $p50
 	for p in $PRIMS; do
-		expect_le "$p p50 <= p99" "$1" "$(cat $TB/$p/percentile)" ||
+		expect_le "$p p50 <= p99" "$1" "$(cat "$TB/$p/percentile")" ||
 			fail=1
 		shift
 	done
@@ -31,13 +33,14 @@ test_percentile_order()
 test_do_work_subtracted()
 {
 	local fail=0
-	echo 1 >$TB/benchmark || return 1
+	echo 1 >"$TB/benchmark" || return 1
 	plain=$(medians)
-	echo 1 >$TB/do_work
-	echo 1 >$TB/benchmark || fail=1
+	echo 1 >"$TB/do_work"
+	echo 1 >"$TB/benchmark" || fail=1
 	work=$(medians)
-	echo 0 >$TB/do_work
+	echo 0 >"$TB/do_work"
 	diag "medians without work: $plain, with: $work"
+	# shellcheck disable=SC2086 # the medians, a word each
 	set -- $work
 	for m in $plain; do
 		d=$(($1 - m))
@@ -51,7 +54,7 @@ test_do_work_subtracted()
 summary_medians()
 {
 	for p in $PRIMS; do
-		printf '%s ' "$(summary_key $p.median)"
+		printf '%s ' "$(summary_key "$p.median")"
 	done
 }
 
@@ -68,14 +71,15 @@ summary_medians()
 test_batch_agrees()
 {
 	local fail=0 one many tol=$((1 + 2 * TICK_SLACK))
-	echo 0 >$TB/cpus && echo 2000 >$TB/nr_samples && echo cycles >$TB/clock ||
+	echo 0 >"$TB/cpus" && echo 2000 >"$TB/nr_samples" && echo cycles >"$TB/clock" ||
 		return 1
-	echo 1 >$TB/batch && echo 1 >$TB/benchmark || fail=1
+	echo 1 >"$TB/batch" && echo 1 >"$TB/benchmark" || fail=1
 	one=$(summary_medians)
-	echo 1000 >$TB/batch && echo 1 >$TB/benchmark || fail=1
+	echo 1000 >"$TB/batch" && echo 1 >"$TB/benchmark" || fail=1
 	many=$(summary_medians)
 	diag "medians ($PRIMS), batch 1: $one"
 	diag "medians ($PRIMS), batch 1000: $many"
+	# shellcheck disable=SC2086 # the medians, a word each
 	set -- $many
 	for m in $one; do
 		awk -v a="$m" -v b="$1" -v t=$tol \
@@ -102,20 +106,20 @@ test_batch_agrees()
 test_none_zero()
 {
 	local fail=0 c b avg batches slack m
-	echo 2000 >$TB/nr_samples || return 1
+	echo 2000 >"$TB/nr_samples" || return 1
 	# batch 10000: the empty window costs more than the histogram's
 	# exact range, and is calibrated exactly all the same
 	# the PMU clocks run the same calibration: batch 1 shows their reads
 	for c in cycles ordered $(echo "$PMU_CLOCKS" | tr , ' ' | sed 's/none//'); do
 		batches="1 1000 $MAX_BATCH"
-		[ $c = cycles ] || [ $c = ordered ] || batches=1
+		[ "$c" = cycles ] || [ "$c" = ordered ] || batches=1
 		for b in $batches; do
-			echo $c >$TB/clock && echo $b >$TB/batch &&
-				echo 1 >$TB/benchmark || { fail=1; continue; }
+			{ echo "$c" >"$TB/clock" && echo "$b" >"$TB/batch" &&
+				echo 1 >"$TB/benchmark"; } || { fail=1; continue; }
 			slack=0
-			[ $c = cycles ] || [ $c = ordered ] && slack=$TICK_SLACK
+			[ "$c" = cycles ] || [ "$c" = ordered ] && slack=$TICK_SLACK
 			m=$(summary_key none.median)
-			awk -v m="$m" -v s="$slack" -v b=$b \
+			awk -v m="$m" -v s="$slack" -v b="$b" \
 			    'BEGIN { exit !(m != "" && m * b <= s) }' ||
 				{ diag "none.median, clock $c, batch $b: $m"; fail=1; }
 			avg=$(summary_key none.average)

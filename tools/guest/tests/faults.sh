@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=dash # busybox ash, as dash with local
 #
 # faults: fail-nth on every allocation of a load and of a run, in turn
 
@@ -12,9 +13,9 @@ MODULES_END=${MODULES#*-}
 # in_modules ADDRESS: within the module area
 in_modules()
 {
-	[ "$(printf '%s\n%s\n' "$1" $MODULES_START | sort | head -n 1)" = \
-	  $MODULES_START ] &&
-	[ "$(printf '%s\n%s\n' "$1" $MODULES_END | sort | head -n 1)" = "$1" ]
+	[ "$(printf '%s\n%s\n' "$1" "$MODULES_START" | sort | head -n 1)" = \
+	  "$MODULES_START" ] &&
+	[ "$(printf '%s\n%s\n' "$1" "$MODULES_END" | sort | head -n 1)" = "$1" ]
 }
 
 # Let fail-nth reach GFP_KERNEL and order-0 allocations, quietly, but only
@@ -34,8 +35,8 @@ fault_setup()
 		d=/sys/kernel/debug/$f
 		[ -d $d ] || { diag "no $d"; return 1; }
 		echo N >$d/ignore-gfp-wait && echo 0 >$d/verbose &&
-			echo $MODULES_START >$d/require-start &&
-			echo $MODULES_END >$d/require-end || return 1
+			echo "$MODULES_START" >$d/require-start &&
+			echo "$MODULES_END" >$d/require-end || return 1
 	done
 	echo N >/sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem &&
 		echo 0 >/sys/kernel/debug/fail_page_alloc/min-order
@@ -58,18 +59,19 @@ test_fault_load()
 	local fail=0 partial=0
 	n=1
 	while :; do
-		set -- $(/tests/tbio -f $n insmod $MODULE)
+		# shellcheck disable=SC2046,SC2153 # tbio's words; ktap.sh's MODULE
+		set -- $(/tests/tbio -f $n insmod "$MODULE")
 		[ "$2" = missed ] && break
 		if [ "$1" = OK ]; then
 			# something that may fail did: a file of the tree, whose
 			# creation is not checked, as debugfs asks (only the
 			# directory's is); what is there reads
 			test_tree >/dev/null 2>&1 || partial=$((partial + 1))
-			[ ! -e $TB/summary ] || cat $TB/summary >/dev/null ||
+			[ ! -e "$TB/summary" ] || cat "$TB/summary" >/dev/null ||
 				{ diag "fault $n: summary unreadable"; fail=1; }
 		else
 			is_errno "$1" || fail=1
-			[ -d $TB ] && { diag "fault $n: $1 left a tree"; fail=1; }
+			[ -d "$TB" ] && { diag "fault $n: $1 left a tree"; fail=1; }
 		fi
 		unload || { diag "fault $n: rmmod failed"; return 1; }
 		n=$((n + 1))
@@ -88,12 +90,13 @@ test_fault_run()
 {
 	local file=$1 value=$2 clock=${3:-} fail=0 n=1
 	load || return 1
-	echo 100 >$TB/nr_samples
-	[ -z "$clock" ] || echo "$clock" >$TB/clock || return 1
+	echo 100 >"$TB/nr_samples"
+	[ -z "$clock" ] || echo "$clock" >"$TB/clock" || return 1
 	while :; do
 		snap_results
 		results=$SNAPSHOT
-		set -- $(/tests/tbio -f $n write $TB/$file $value)
+		# shellcheck disable=SC2046 # tbio's words: errno, missed
+		set -- $(/tests/tbio -f $n write "$TB/$file" "$value")
 		[ "$2" = missed ] && break
 		if [ "$1" != OK ]; then
 			expect "fault $n" "$1" ENOMEM || fail=1
@@ -101,7 +104,7 @@ test_fault_run()
 			expect "results after fault $n" "$SNAPSHOT" \
 				"$results" || fail=1
 		fi
-		expect "run after fault $n" "$(write_errno $TB/$file $value)" OK ||
+		expect "run after fault $n" "$(write_errno "$TB/$file" "$value")" OK ||
 			fail=1
 		n=$((n + 1))
 		[ $n -le $FAULT_LIMIT ] || { diag "no end of faults"; return 1; }
@@ -137,9 +140,9 @@ group_faults()
 	# module's counters fail too, as the module calls them
 	for c in $(echo "$PMU_CLOCKS" | tr , ' ' | sed 's/none//'); do
 		run_test "every fault in a write of clock $c fails it cleanly" \
-			test_fault_run clock $c
+			test_fault_run clock "$c"
 		run_test "every fault in a benchmark run by $c fails it cleanly" \
-			test_fault_run benchmark 1 $c
+			test_fault_run benchmark 1 "$c"
 	done
 	run_test "unload" unload
 	run_test "no WARNING, BUG, KASAN or lockdep report under injection" \

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=dash # busybox ash, as dash with local
 #
 # functional: the tree, results, bad input, concurrency, hotplug, unload
 
@@ -10,12 +11,12 @@ test_zero_before_run()
 	local fail=0
 	for p in $PRIMS; do
 		for s in $STATS; do
-			expect "$p/$s" "$(cat $TB/$p/$s)" 0 || fail=1
+			expect "$p/$s" "$(cat "$TB/$p/$s")" 0 || fail=1
 		done
-		expect "$p/histogram" "$(cat $TB/$p/histogram)" "" || fail=1
-		expect "$p/per_cpu" "$(cat $TB/$p/per_cpu)" \
+		expect "$p/histogram" "$(cat "$TB/$p/histogram")" "" || fail=1
+		expect "$p/per_cpu" "$(cat "$TB/$p/per_cpu")" \
 			"cpu median average max p99 samples pmu" || fail=1
-		expect "summary $p.samples" "$(summary_key $p.samples)" 0 ||
+		expect "summary $p.samples" "$(summary_key "$p.samples")" 0 ||
 			fail=1
 	done
 	expect "summary run" "$(runs)" 0 || fail=1
@@ -24,20 +25,20 @@ test_zero_before_run()
 
 test_run_any_input()
 {
-	expect "benchmark 'go'" "$(write_errno $TB/benchmark go)" OK
+	expect "benchmark 'go'" "$(write_errno "$TB/benchmark" go)" OK
 }
 
 test_percentile_run()
 {
 	local fail=0
 	for pct in 1 50 100; do
-		expect "percentile $pct" "$(write_errno $TB/percentile $pct)" OK ||
+		expect "percentile $pct" "$(write_errno "$TB/percentile" $pct)" OK ||
 			fail=1
 	done
 	# each a fresh run: no relation holds between them, and a primitive
 	# that costs under a tick may read 0 even at 100 (check_results_sane)
 	for p in $PRIMS; do
-		is_number "$(cat $TB/$p/percentile)" || fail=1
+		is_number "$(cat "$TB/$p/percentile")" || fail=1
 	done
 	return $fail
 }
@@ -105,7 +106,7 @@ test_bad_input()
 	snap_results
 	results=$SNAPSHOT
 	local fail=0
-	expect "errno" "$(write_errno $TB/$file "$value
+	expect "errno" "$(write_errno "$TB/$file" "$value
 ")" "$want" || fail=1
 	snap_params
 	expect "configuration" "$SNAPSHOT" "$params" || fail=1
@@ -118,9 +119,9 @@ test_write_read_only()
 {
 	local fail=0 before after
 
-	read -r before <$TB/$1
-	expect "errno" "$(write_errno $TB/$1 5)" EACCES || fail=1
-	read -r after <$TB/$1
+	read -r before <"$TB/$1"
+	expect "errno" "$(write_errno "$TB/$1" 5)" EACCES || fail=1
+	read -r after <"$TB/$1"
 	expect "value" "$after" "$before" || fail=1
 	return $fail
 }
@@ -128,7 +129,7 @@ test_write_read_only()
 # test_read_write_only FILE ERRNO: reading the trigger FILE fails so
 test_read_write_only()
 {
-	expect "errno" "$(read_errno $TB/$1)" "$2"
+	expect "errno" "$(read_errno "$TB/$1")" "$2"
 }
 
 test_limits_accepted()
@@ -137,12 +138,12 @@ test_limits_accepted()
 	for p in nr_samples:$MAX_SAMPLES nr_highest:$MAX_HIGHEST batch:$MAX_BATCH; do
 		max=${p#*:}
 		p=${p%%:*}
-		expect "$p max" "$(write_errno $TB/$p $max)" OK || fail=1
-		expect "$p reads back" "$(cat $TB/$p)" $max || fail=1
-		expect "$p 1" "$(write_errno $TB/$p 1)" OK || fail=1
+		expect "$p max" "$(write_errno "$TB/$p" "$max")" OK || fail=1
+		expect "$p reads back" "$(cat "$TB/$p")" "$max" || fail=1
+		expect "$p 1" "$(write_errno "$TB/$p" 1)" OK || fail=1
 	done
-	expect "do_work 1" "$(write_errno $TB/do_work 1)" OK || fail=1
-	expect "do_work reads back" "$(cat $TB/do_work)" 1 || fail=1
+	expect "do_work 1" "$(write_errno "$TB/do_work" 1)" OK || fail=1
+	expect "do_work reads back" "$(cat "$TB/do_work")" 1 || fail=1
 	set_defaults
 	return $fail
 }
@@ -150,11 +151,11 @@ test_limits_accepted()
 test_highest_clamped()
 {
 	local fail=0
-	echo 50 >$TB/nr_samples
-	echo 1000 >$TB/nr_highest
-	expect "benchmark" "$(write_errno $TB/benchmark 1)" OK || fail=1
+	echo 50 >"$TB/nr_samples"
+	echo 1000 >"$TB/nr_highest"
+	expect "benchmark" "$(write_errno "$TB/benchmark" 1)" OK || fail=1
 	check_results_sane || fail=1
-	expect "nr_highest kept" "$(cat $TB/nr_highest)" 1000 || fail=1
+	expect "nr_highest kept" "$(cat "$TB/nr_highest")" 1000 || fail=1
 	set_defaults
 	return $fail
 }
@@ -162,18 +163,18 @@ test_highest_clamped()
 test_one_sample()
 {
 	local fail=0
-	echo 1 >$TB/nr_samples
-	expect "benchmark" "$(write_errno $TB/benchmark 1)" OK || fail=1
+	echo 1 >"$TB/nr_samples"
+	expect "benchmark" "$(write_errno "$TB/benchmark" 1)" OK || fail=1
 	check_results_sane || fail=1
-	expect "percentile" "$(write_errno $TB/percentile 50)" OK || fail=1
+	expect "percentile" "$(write_errno "$TB/percentile" 50)" OK || fail=1
 	set_defaults
 	return $fail
 }
 
 test_do_work_run()
 {
-	echo 1 >$TB/do_work
-	expect "benchmark" "$(write_errno $TB/benchmark 1)" OK &&
+	echo 1 >"$TB/do_work"
+	expect "benchmark" "$(write_errno "$TB/benchmark" 1)" OK &&
 		check_results_sane
 	rc=$?
 	set_defaults
@@ -185,13 +186,13 @@ test_empty_write()
 {
 	local fail=0 results before
 
-	echo 1 >$TB/benchmark
+	echo 1 >"$TB/benchmark"
 	results=$(snapshot_results)
 	before=$(runs)
-	expect "empty write" "$(write_errno $TB/benchmark '')" OK || fail=1
+	expect "empty write" "$(write_errno "$TB/benchmark" '')" OK || fail=1
 	expect "runs" "$(runs)" "$before" || fail=1
 	expect "results" "$(snapshot_results)" "$results" || fail=1
-	expect "a write of one byte runs" "$(write_errno $TB/benchmark x)" OK ||
+	expect "a write of one byte runs" "$(write_errno "$TB/benchmark" x)" OK ||
 		fail=1
 	expect "runs after it" "$(runs)" $((before + 1)) || fail=1
 	return $fail
@@ -220,23 +221,23 @@ test_cpus_subset()
 {
 	local fail=0 p n want
 	for list in 1,3 0-1 2 "0,2-3"; do
-		expect "cpus $list" "$(write_errno $TB/cpus "$list")" OK || fail=1
+		expect "cpus $list" "$(write_errno "$TB/cpus" "$list")" OK || fail=1
 		want=$(expand_cpulist "$list" | tr '\n' ,)
-		expect "cpus reads back" "$(cat $TB/cpus)" "$list" || fail=1
-		expect "run on $list" "$(write_errno $TB/benchmark 1)" OK ||
+		expect "cpus reads back" "$(cat "$TB/cpus")" "$list" || fail=1
+		expect "run on $list" "$(write_errno "$TB/benchmark" 1)" OK ||
 			fail=1
 		n=$(expand_cpulist "$list" | wc -l)
 		expect "summary cpus" "$(summary_key cpus)" "$list" || fail=1
 		for p in $PRIMS; do
 			expect "$p/per_cpu CPUs" \
-				"$(sed 1d $TB/$p/per_cpu | cut -d' ' -f1 | tr '\n' ,)" \
+				"$(sed 1d "$TB/$p/per_cpu" | cut -d' ' -f1 | tr '\n' ,)" \
 				"$want" || fail=1
-			expect "$p.samples" "$(summary_key $p.samples)" \
+			expect "$p.samples" "$(summary_key "$p.samples")" \
 				$((n * 10000)) || fail=1
 		done
 	done
-	expect "cpus all" "$(write_errno $TB/cpus all)" OK || fail=1
-	expect "all reads back as the online CPUs" "$(cat $TB/cpus)" \
+	expect "cpus all" "$(write_errno "$TB/cpus" all)" OK || fail=1
+	expect "all reads back as the online CPUs" "$(cat "$TB/cpus")" \
 		"$(online_cpus)" || fail=1
 	set_defaults
 	return $fail
@@ -248,13 +249,13 @@ test_cpus_offline()
 	local fail=0 results before
 	results=$(snapshot_results)
 	before=$(runs)
-	echo 3 >$TB/cpus && echo 0 >$CPU3 || { diag "set-up failed"; return 1; }
-	expect "benchmark" "$(write_errno $TB/benchmark 1)" ENODEV || fail=1
+	{ echo 3 >"$TB/cpus" && echo 0 >"$CPU3"; } || { diag "set-up failed"; return 1; }
+	expect "benchmark" "$(write_errno "$TB/benchmark" 1)" ENODEV || fail=1
 	expect "runs" "$(runs)" "$before" || fail=1
 	expect "results" "$(snapshot_results)" "$results" || fail=1
-	expect "cpus kept" "$(cat $TB/cpus)" 3 || fail=1
-	echo 1 >$CPU3 || fail=1
-	expect "benchmark with cpu3 back" "$(write_errno $TB/benchmark 1)" OK ||
+	expect "cpus kept" "$(cat "$TB/cpus")" 3 || fail=1
+	echo 1 >"$CPU3" || fail=1
+	expect "benchmark with cpu3 back" "$(write_errno "$TB/benchmark" 1)" OK ||
 		fail=1
 	set_defaults
 	return $fail
@@ -267,7 +268,7 @@ is_number()
 	'' | *[!0-9.]* | .* | *. | *.*.*)
 		diag "not a number: '$1'"; return 1 ;;
 	*.*)
-		[ ${#1} -gt 4 ] && [ "${1%.???}" != "$1" ] ||
+		{ [ ${#1} -gt 4 ] && [ "${1%.???}" != "$1" ]; } ||
 			{ diag "not three decimals: '$1'"; return 1; } ;;
 	esac
 }
@@ -282,7 +283,7 @@ is_signed()
 test_summary()
 {
 	local fail=0 p k v prev ncpu model
-	expect "benchmark" "$(write_errno $TB/benchmark 1)" OK || return 1
+	expect "benchmark" "$(write_errno "$TB/benchmark" 1)" OK || return 1
 	ncpu=$(expand_cpulist "$(online_cpus)" | wc -l)
 	for k in version run kernel preemption preemptirq_tracepoints cpus \
 		 nr_samples nr_highest do_work batch clock unit counter_hz overhead \
@@ -298,7 +299,7 @@ test_summary()
 	expect batch "$(summary_key batch)" 1 || fail=1
 	expect unit "$(summary_key unit)" cycles || fail=1
 	v=no
-	[ -d $PREEMPTIRQ ] && v=yes
+	[ -d "$PREEMPTIRQ" ] && v=yes
 	expect preemptirq_tracepoints "$(summary_key preemptirq_tracepoints)" \
 		$v || fail=1
 	model=$(summary_key preemption)
@@ -321,29 +322,29 @@ test_summary()
 	[ "$(summary_key duration_ns)" -gt 0 ] || { diag "duration_ns"; fail=1; }
 	for p in $PRIMS; do
 		for k in median max max_avg $LEVELS samples; do
-			is_number "$(summary_key $p.$k)" || fail=1
+			is_number "$(summary_key "$p.$k")" || fail=1
 		done
-		is_signed "$(summary_key $p.average)" || fail=1
-		expect "$p.median" "$(summary_key $p.median)" \
-			"$(cat $TB/$p/median)" || fail=1
+		is_signed "$(summary_key "$p.average")" || fail=1
+		expect "$p.median" "$(summary_key "$p.median")" \
+			"$(cat "$TB/$p/median")" || fail=1
 		# the legacy file: rounded down, below 0 as well (-0.407: -1)
-		v=$(summary_key $p.average)
+		v=$(summary_key "$p.average")
 		case $v in
 		-*.000)	v=${v%.*} ;;
 		-*)	v=$((${v%.*} - 1)) ;;
 		*)	v=${v%.*} ;;
 		esac
-		expect "$p.average" "$v" "$(cat $TB/$p/average)" || fail=1
-		expect "$p.max" "$(summary_key $p.max)" "$(cat $TB/$p/max)" ||
+		expect "$p.average" "$v" "$(cat "$TB/$p/average")" || fail=1
+		expect "$p.max" "$(summary_key "$p.max")" "$(cat "$TB/$p/max")" ||
 			fail=1
-		expect "$p.max_avg" "$(summary_key $p.max_avg | cut -d. -f1)" \
-			"$(cat $TB/$p/max_avg)" || fail=1
-		expect "$p.samples" "$(summary_key $p.samples)" \
+		expect "$p.max_avg" "$(summary_key "$p.max_avg" | cut -d. -f1)" \
+			"$(cat "$TB/$p/max_avg")" || fail=1
+		expect "$p.samples" "$(summary_key "$p.samples")" \
 			$((ncpu * 10000)) || fail=1
 		prev=0
 		for k in $LEVELS max; do
-			v=$(summary_key $p.$k)
-			expect_le "$p: previous level <= $k" $prev "$v" || fail=1
+			v=$(summary_key "$p.$k")
+			expect_le "$p: previous level <= $k" "$prev" "$v" || fail=1
 			prev=$v
 		done
 	done
@@ -356,28 +357,28 @@ test_summary()
 test_batch_run()
 {
 	local fail=0 p v ncpu
-	echo 1000 >$TB/nr_samples
-	expect "batch 7" "$(write_errno $TB/batch 7)" OK || fail=1
-	expect "run" "$(write_errno $TB/benchmark 1)" OK || fail=1
+	echo 1000 >"$TB/nr_samples"
+	expect "batch 7" "$(write_errno "$TB/batch" 7)" OK || fail=1
+	expect "run" "$(write_errno "$TB/benchmark" 1)" OK || fail=1
 	expect "summary batch" "$(summary_key batch)" 7 || fail=1
 	ncpu=$(expand_cpulist "$(online_cpus)" | wc -l)
 	for p in $PRIMS; do
 		for k in median max; do
-			v=$(summary_key $p.$k)
+			v=$(summary_key "$p.$k")
 			is_number "$v" || fail=1
-			expect "$p/$k is $p.$k rounded down" "$(cat $TB/$p/$k)" \
+			expect "$p/$k is $p.$k rounded down" "$(cat "$TB/$p/$k")" \
 				"${v%.*}" || fail=1
 		done
-		expect "$p.samples" "$(summary_key $p.samples)" \
+		expect "$p.samples" "$(summary_key "$p.samples")" \
 			$((ncpu * 1000)) || fail=1
-		sed 1d $TB/$p/per_cpu | while read -r cpu med avg max p99 n; do
+		sed 1d "$TB/$p/per_cpu" | while read -r _ med avg max p99 n; do
 			for v in $med $max $p99; do
 				is_number "$v" || echo bad
 			done
 			is_signed "$avg" || echo bad
-		done | grep -q bad && { diag "$p/per_cpu: $(cat $TB/$p/per_cpu)"; fail=1; }
+		done | grep -q bad && { diag "$p/per_cpu: $(cat "$TB/$p/per_cpu")"; fail=1; }
 		v=$(awk '{ n += $2 } $1 !~ /^[0-9]+(\.[0-9][0-9][0-9])?$/ { bad = 1 }
-			END { print bad ? "bad" : n }' $TB/$p/histogram)
+			END { print bad ? "bad" : n }' "$TB/$p/histogram")
 		expect "$p/histogram counts" "$v" $((ncpu * 1000)) || fail=1
 	done
 	check_results_sane || fail=1
@@ -390,9 +391,9 @@ test_run_counter()
 {
 	local fail=0 before
 	before=$(runs)
-	echo 1 >$TB/benchmark && echo 1 >$TB/benchmark || fail=1
+	echo 1 >"$TB/benchmark" && echo 1 >"$TB/benchmark" || fail=1
 	expect "two benchmarks" "$(runs)" $((before + 2)) || fail=1
-	echo 90 >$TB/percentile || fail=1
+	echo 90 >"$TB/percentile" || fail=1
 	expect "a percentile run" "$(runs)" $((before + 2)) || fail=1
 	return $fail
 }
@@ -402,14 +403,14 @@ test_run_counter()
 test_histogram()
 {
 	local fail=0 p
-	echo 1 >$TB/benchmark || return 1
+	echo 1 >"$TB/benchmark" || return 1
 	for p in $PRIMS; do
 		# no bound ties the average to the histogram here: its windows
 		# are less the mean of their round's empty windows, which under
 		# TCG may lie either side of the median the samples are less
 		# (the exact suite bounds it under icount)
-		awk -v n="$(summary_key $p.samples)" -v max="$(summary_key $p.max)" \
-		    -v p50="$(summary_key $p.p50)" -v p99="$(summary_key $p.p99)" '
+		awk -v n="$(summary_key "$p.samples")" -v max="$(summary_key "$p.max")" \
+		    -v p50="$(summary_key "$p.p50")" -v p99="$(summary_key "$p.p99")" '
 			NF != 2 || $1 !~ /^[0-9]+$/ || $2 !~ /^[1-9][0-9]*$/ {
 				print "# bad line: " $0; bad = 1
 			}
@@ -430,7 +431,7 @@ test_histogram()
 					bad = 1
 				}
 				exit bad
-			}' $TB/$p/histogram || { diag "$p/histogram"; fail=1; }
+			}' "$TB/$p/histogram" || { diag "$p/histogram"; fail=1; }
 	done
 	return $fail
 }
@@ -439,12 +440,12 @@ test_histogram()
 test_per_cpu()
 {
 	local fail=0 p
-	echo 1 >$TB/benchmark || return 1
+	echo 1 >"$TB/benchmark" || return 1
 	for p in $PRIMS; do
-		expect "$p/per_cpu header" "$(head -n 1 $TB/$p/per_cpu)" \
+		expect "$p/per_cpu header" "$(head -n 1 "$TB/$p/per_cpu")" \
 			"cpu median average max p99 samples pmu" || fail=1
-		sed 1d $TB/$p/per_cpu | sort -n -k2 | awk -v n=10000 \
-		    -v med="$(summary_key $p.median)" -v max="$(summary_key $p.max)" '
+		sed 1d "$TB/$p/per_cpu" | sort -n -k2 | awk -v n=10000 \
+		    -v med="$(summary_key "$p.median")" -v max="$(summary_key "$p.max")" '
 			$6 != n { print "# cpu " $1 ": " $6 " samples"; bad = 1 }
 			$7 != "-" { print "# cpu " $1 ": pmu " $7 " with clock=cycles"; bad = 1 }
 			$2 > $4 || $5 > $4 { print "# cpu " $1 ": " $0; bad = 1 }
@@ -455,7 +456,7 @@ test_per_cpu()
 				if (top != max) { print "# max of maxima " top ", summary " max; bad = 1 }
 				exit bad
 			}' || { diag "$p/per_cpu"; fail=1; }
-		expect "$p/per_cpu rows" "$(sed 1d $TB/$p/per_cpu | cut -d' ' -f1 | tr '\n' ,)" \
+		expect "$p/per_cpu rows" "$(sed 1d "$TB/$p/per_cpu" | cut -d' ' -f1 | tr '\n' ,)" \
 			"$(expand_cpulist "$(online_cpus)" | tr '\n' ,)" || fail=1
 	done
 	return $fail
@@ -467,7 +468,7 @@ test_headless_load()
 {
 	local fail=0 log v
 	unload || return 1
-	insmod $MODULE run=1 nr_samples=1000 cpus=0-1 clock=ordered ||
+	insmod "$MODULE" run=1 nr_samples=1000 cpus=0-1 clock=ordered ||
 		{ diag "insmod run=1 failed"; return 1; }
 	log=$(dmesg | sed -n 's/^\[[^]]*\] tracerbench: //p')
 	for v in "run 1" "cpus 0-1" "nr_samples 1000" "irq.samples 2000" \
@@ -478,13 +479,13 @@ test_headless_load()
 	expect "parameter" "$(cat /sys/module/tracerbench/parameters/nr_samples)" \
 		1000 || fail=1
 	expect "summary run" "$(runs)" 1 || fail=1
-	expect "cpus" "$(cat $TB/cpus)" 0-1 || fail=1
+	expect "cpus" "$(cat "$TB/cpus")" 0-1 || fail=1
 	unload || fail=1
 	for v in nr_samples=0 nr_highest=1025 do_work=2 cpus=abc cpus=4096 \
 		 run=maybe clock=tsc batch=0 batch=10001; do
-		insmod $MODULE $v 2>/dev/null &&
+		insmod "$MODULE" $v 2>/dev/null &&
 			{ diag "insmod $v loaded"; unload; fail=1; }
-		[ -d $TB ] && { diag "insmod $v left a tree"; fail=1; }
+		[ -d "$TB" ] && { diag "insmod $v left a tree"; fail=1; }
 	done
 	load || fail=1
 	test_defaults || fail=1
@@ -493,8 +494,8 @@ test_headless_load()
 
 test_rmmod_after_run()
 {
-	echo 1 >$TB/benchmark && rmmod tracerbench && [ ! -d $TB ] &&
-		insmod $MODULE && [ -d $TB ] && test_zero_before_run
+	echo 1 >"$TB/benchmark" && rmmod tracerbench && [ ! -d "$TB" ] &&
+		insmod "$MODULE" && [ -d "$TB" ] && test_zero_before_run
 }
 
 test_load_cycles()
@@ -502,11 +503,11 @@ test_load_cycles()
 	i=0
 	while [ $i -lt 20 ]; do
 		unload || { diag "rmmod $i failed"; return 1; }
-		insmod $MODULE || { diag "insmod $i failed"; return 1; }
+		insmod "$MODULE" || { diag "insmod $i failed"; return 1; }
 		test_defaults || return 1
 		if [ $((i % 5)) -eq 0 ]; then
-			echo 100 >$TB/nr_samples
-			echo 1 >$TB/benchmark || { diag "run $i"; return 1; }
+			echo 100 >"$TB/nr_samples"
+			echo 1 >"$TB/benchmark" || { diag "run $i"; return 1; }
 		fi
 		i=$((i + 1))
 	done
@@ -536,8 +537,8 @@ pow10_name()
 test_big_run()
 {
 	local fail=0
-	echo "$BIG_SAMPLES" >$TB/nr_samples || fail=1
-	echo 1 >$TB/benchmark || fail=1
+	echo "$BIG_SAMPLES" >"$TB/nr_samples" || fail=1
+	echo 1 >"$TB/benchmark" || fail=1
 	diag "$(pow10_name "$BIG_SAMPLES") samples per CPU in $(summary_key duration_ns) ns"
 	expect "samples" "$(summary_key irq.samples)" \
 		$(($(expand_cpulist "$(online_cpus)" | wc -l) * BIG_SAMPLES)) ||
@@ -549,7 +550,7 @@ test_big_run()
 
 group_functional()
 {
-	run_test "load" insmod $MODULE
+	run_test "load" insmod "$MODULE"
 	run_test "tree: files, modes, nothing world-writable" test_tree
 	run_test "defaults" test_defaults
 	run_test "results read 0 before any run" test_zero_before_run
@@ -625,7 +626,7 @@ group_functional()
 		test_headless_load
 	run_test "a counter with an erratum: cycles and ordered refused, ns runs" \
 		test_counter_erratum
-	if [ -d $PREEMPTIRQ ]; then
+	if [ -d "$PREEMPTIRQ" ]; then
 		run_test "compare.sh --host measures off and on" \
 			test_compare_host_runs
 	else

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=dash # busybox ash, as dash with local
 #
 # headless: insmod run=1, booted with debugfs=off: the summary in the
 # kernel log
@@ -8,7 +9,7 @@ test_headless_locked()
 {
 	local fail=0 log v ncpu
 	grep -q ' debugfs ' /proc/mounts && { diag "debugfs is mounted"; return 1; }
-	insmod $MODULE run=1 nr_samples=1000 || { diag "insmod failed"; return 1; }
+	insmod "$MODULE" run=1 nr_samples=1000 || { diag "insmod failed"; return 1; }
 	ncpu=$(expand_cpulist "$(online_cpus)" | wc -l)
 	log=$(dmesg | sed -n 's/^\[[^]]*\] tracerbench: //p')
 	for v in "run 1" "nr_samples 1000" "irq.samples $((ncpu * 1000))"; do

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=dash # busybox ash, as dash with local
 #
 # kunit: on a kernel with KUnit, load tracerbench_kunit.ko, which runs the
 # KUnit suites of the pure helpers, and pass their KTAP on as "# kunit: "

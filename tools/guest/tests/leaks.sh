@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=dash # busybox ash, as dash with local
 #
 # leaks: kmemleak finds nothing of the module's once the module is gone
 
@@ -24,14 +25,14 @@ test_kmemleak()
 {
 	local leaks
 
-	[ -w $KMEMLEAK ] || { diag "no kmemleak"; return 1; }
+	[ -w "$KMEMLEAK" ] || { diag "no kmemleak"; return 1; }
 	[ -n "$MODULES" ] || { diag "no module area (tb.modules=)"; return 1; }
 	unload || return 1
 	# kmemleak reports only objects older than 5 s
 	sleep 6
-	echo scan >$KMEMLEAK
-	echo scan >$KMEMLEAK
-	leaks=$(kmemleak_ours <$KMEMLEAK)
+	echo scan >"$KMEMLEAK"
+	echo scan >"$KMEMLEAK"
+	leaks=$(kmemleak_ours <"$KMEMLEAK")
 	[ -z "$leaks" ] && return 0
 	echo "$leaks" | head -n 60 | while read -r line; do diag "$line"; done
 	return 1

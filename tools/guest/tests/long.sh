@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=dash # busybox ash, as dash with local
 #
 # long: a long run (tb.long_samples= per CPU, 10^8 by default) in a small
 # guest, with the lockup detectors tightened

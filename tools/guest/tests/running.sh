@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=dash # busybox ash, as dash with local
 #
 # Runs under way, sourced by suite.sh after ktap.sh: started in the
 # background, held from ending, ended from outside (functional, stall).
@@ -8,7 +9,7 @@
 # left in writer_pid.
 start_benchmark()
 {
-	start_call "$1" 0 write $TB/benchmark 1
+	start_call "$1" 0 write "$TB/benchmark" 1
 }
 
 # wait_in PID PATTERN [LINES]: until PID sleeps in the kernel with a stack
@@ -20,13 +21,13 @@ wait_in()
 {
 	local n=0
 	while [ $n -lt 3000 ]; do
-		head -n "${3:-100}" /proc/$1/stack 2>/dev/null | grep -qE "$2" &&
+		head -n "${3:-100}" "/proc/$1/stack" 2>/dev/null | grep -qE "$2" &&
 			return 0
 		kill -0 "$1" 2>/dev/null || break
 		sleep 0.1
 		n=$((n + 1))
 	done
-	diag "$1 never waited in $2: $(head -n 4 /proc/$1/stack 2>/dev/null | tr '\n' ' ')"
+	diag "$1 never waited in $2: $(head -n 4 "/proc/$1/stack" 2>/dev/null | tr '\n' ' ')"
 	return 1
 }
 
@@ -34,7 +35,7 @@ wait_in()
 wait_file()
 {
 	n=0
-	while [ ! -s "$1" ] && [ $n -lt 3000 ]; do
+	while [ ! -s "$1" ] && [ "$n" -lt 3000 ]; do
 		sleep 0.1
 		n=$((n + 1))
 	done
@@ -45,7 +46,7 @@ wait_file()
 wait_gone()
 {
 	n=0
-	while kill -0 "$1" 2>/dev/null && [ $n -lt 3000 ]; do
+	while kill -0 "$1" 2>/dev/null && [ "$n" -lt 3000 ]; do
 		sleep 0.1
 		n=$((n + 1))
 	done
@@ -59,7 +60,7 @@ wait_run_lock()
 {
 	local n=0 stack
 	while [ $n -lt 3000 ]; do
-		stack=$(cat /proc/$1/stack 2>/dev/null)
+		stack=$(cat "/proc/$1/stack" 2>/dev/null)
 		case $stack in
 		*tb_run_cpus*)	;;
 		*"] tb_benchmark+"*)	return 0 ;;
@@ -112,10 +113,10 @@ hold_cpu()
 	[ "$saved_fair" = 0 ] && saved_fair=
 	hog_pid=
 	softirqd=$(pid_of "ksoftirqd/$HOLD_CPU")
-	taskset -p -c 0,1 $$ >/dev/null &&
+	{ taskset -p -c 0,1 $$ >/dev/null &&
 		{ [ -z "$softirqd" ] || /tests/tbio setsched "$softirqd" fifo 2; } &&
 		set_knob $RT_RUNTIME -1 &&
-		{ [ -z "$saved_fair" ] || set_knob $FAIR_RUNTIME 0; } ||
+		{ [ -z "$saved_fair" ] || set_knob $FAIR_RUNTIME 0; }; } ||
 		{ release_cpu; return 1; }
 	rm -f /tmp/hog
 	/tests/tbio hog $HOLD_CPU $HOG_SECONDS >/tmp/hog &
@@ -149,8 +150,8 @@ release_cpu()
 		n=$((n + 1))
 	done
 	if [ -n "$hog_pid" ]; then
-		kill -9 $hog_pid 2>/dev/null
-		wait $hog_pid 2>/dev/null
+		kill -9 "$hog_pid" 2>/dev/null
+		wait "$hog_pid" 2>/dev/null
 	fi
 	wait $writer || diag "restoring $RT_RUNTIME to $saved_rt failed"
 	# PREEMPT_RT runs ksoftirqd at SCHED_OTHER too
@@ -186,7 +187,8 @@ switch_cpu()
 {
 	local rc
 	rm -f /tmp/switch
-	( echo "$2" >/sys/devices/system/cpu/cpu$1/online; echo $? >/tmp/switch ) &
+	# shellcheck disable=SC2320 # the write's status
+	( echo "$2" >"/sys/devices/system/cpu/cpu$1/online"; echo $? >/tmp/switch ) &
 	wait_file /tmp/switch || { diag "cpu$1 $2 did not return"; return 1; }
 	rc=$(cat /tmp/switch)
 	wait $!
@@ -212,7 +214,7 @@ start_call()
 # A static key that a held cpus_read_lock() would block, and its file:
 # the preemptirq events where the kernel has them, else another event's
 # (every kernel here with tracing has sched_switch), else schedstats.
-if [ -d $PREEMPTIRQ ]; then
+if [ -d "$PREEMPTIRQ" ]; then
 	STATIC_KEY=$PREEMPTIRQ/enable
 elif [ -f /sys/kernel/tracing/events/sched/sched_switch/enable ]; then
 	STATIC_KEY=/sys/kernel/tracing/events/sched/sched_switch/enable
@@ -225,9 +227,10 @@ fi
 toggle_key()
 {
 	local was
-	read -r was <$STATIC_KEY
+	read -r was <"$STATIC_KEY"
 	rm -f /tmp/toggle
-	( echo 1 >$STATIC_KEY && echo "${was%X}" >$STATIC_KEY
+	# shellcheck disable=SC2320 # the writes' status
+	( echo 1 >"$STATIC_KEY" && echo "${was%X}" >"$STATIC_KEY"
 	  echo $? >/tmp/toggle ) &
 	wait_file /tmp/toggle || { diag "toggling $STATIC_KEY did not return"; return 1; }
 	wait $!
@@ -256,18 +259,18 @@ test_run_ended()
 {
 	local trigger=$1 event=$2 want=$3 clock=${4:-} fail=0 params results before
 
-	[ -z "$clock" ] || echo "$clock" >$TB/clock || return 1
-	echo 4294967296 >$TB/nr_samples
+	[ -z "$clock" ] || echo "$clock" >"$TB/clock" || return 1
+	echo 4294967296 >"$TB/nr_samples"
 	snap_params
 	params=$SNAPSHOT
 	snap_results
 	results=$SNAPSHOT
 	before=$(runs)
 	case $trigger in
-	benchmark)	start_call /tmp/e 3 write $TB/benchmark 1 ;;
-	percentile)	start_call /tmp/e 3 write $TB/percentile 50 ;;
+	benchmark)	start_call /tmp/e 3 write "$TB/benchmark" 1 ;;
+	percentile)	start_call /tmp/e 3 write "$TB/percentile" 50 ;;
 	insmod)		unload || return 1
-			start_call /tmp/e 3 insmod $MODULE \
+			start_call /tmp/e 3 insmod "$MODULE" \
 				"run=1 nr_samples=4294967296" ;;
 	esac
 	wait_in "$writer_pid" tb_run_cpus || fail=1
@@ -294,12 +297,12 @@ test_run_ended()
 	# a counter left held would make the next one another, or none: on
 	# arm64, core_cycles reads only the cycle counter, which is one
 	if [ -n "$clock" ]; then
-		echo 1000 >$TB/nr_samples
-		expect "clock $clock again" "$(write_errno $TB/clock $clock)" OK ||
+		echo 1000 >"$TB/nr_samples"
+		expect "clock $clock again" "$(write_errno "$TB/clock" "$clock")" OK ||
 			fail=1
 		set_defaults
 	fi
-	expect "next run" "$(write_errno $TB/$trigger 1)" OK || fail=1
+	expect "next run" "$(write_errno "$TB/$trigger" 1)" OK || fail=1
 	return $fail
 }
 
@@ -312,9 +315,9 @@ test_concurrent_writers()
 {
 	local fail=0 before
 	before=$(runs)
-	echo 100 >$TB/nr_samples
+	echo 100 >"$TB/nr_samples"
 	start_held_run /tmp/a || return 1
-	echo 0-1 >$TB/cpus
+	echo 0-1 >"$TB/cpus"
 	start_benchmark /tmp/b
 	# it waits for the first writer's run, on the run lock
 	wait_run_lock "$writer_pid" || fail=1
@@ -322,7 +325,7 @@ test_concurrent_writers()
 	[ -s /tmp/b ] && { diag "the second writer ran: $(cat /tmp/b)"; fail=1; }
 	expect "runs while held" "$(runs)" "$before" || fail=1
 	release_cpu
-	wait_file /tmp/a && wait_file /tmp/b ||
+	{ wait_file /tmp/a && wait_file /tmp/b; } ||
 		{ diag "a writer did not return"; fail=1; }
 	wait
 	expect "first writer" "$(cat /tmp/a)" OK || fail=1
@@ -338,18 +341,18 @@ test_concurrent_writers()
 test_read_during_run()
 {
 	local fail=0 before params during summary
-	echo 1 >$TB/benchmark
+	echo 1 >"$TB/benchmark"
 	before=$(snapshot_results)
-	summary=$(cat $TB/summary)
-	echo 100 >$TB/nr_samples
+	summary=$(cat "$TB/summary")
+	echo 100 >"$TB/nr_samples"
 	start_held_run /tmp/a || return 1
 	during=$(snapshot_results)
 	params=$(snapshot_params)
 	expect "results during the run" "$during" "$before" || fail=1
-	expect "summary during the run" "$(cat $TB/summary)" "$summary" ||
+	expect "summary during the run" "$(cat "$TB/summary")" "$summary" ||
 		fail=1
 	hog_alive "while the results were read" || fail=1
-	echo 777 >$TB/nr_samples ||
+	echo 777 >"$TB/nr_samples" ||
 		{ diag "config write during the run failed"; fail=1; }
 	expect "params read during the run" "$params" \
 		"nr_samples=100 nr_highest=100 do_work=0 batch=1 cpus=$(online_cpus) clock=cycles " ||
@@ -358,7 +361,7 @@ test_read_during_run()
 	wait_file /tmp/a || { diag "writer did not return"; fail=1; }
 	wait
 	expect "writer" "$(cat /tmp/a)" OK || fail=1
-	expect "nr_samples after the run" "$(cat $TB/nr_samples)" 777 || fail=1
+	expect "nr_samples after the run" "$(cat "$TB/nr_samples")" 777 || fail=1
 	expect "the run's nr_samples" "$(summary_key nr_samples)" 100 || fail=1
 	set_defaults
 	return $fail
@@ -371,9 +374,9 @@ test_killed_before_barrier()
 {
 	local fail=0 pid before
 	before=$(runs)
-	echo 100 >$TB/nr_samples
+	echo 100 >"$TB/nr_samples"
 	hold_cpu || return 1
-	taskset -c 0 /tests/tbio write $TB/benchmark 1 >/tmp/a &
+	taskset -c 0 /tests/tbio write "$TB/benchmark" 1 >/tmp/a &
 	pid=$!
 	wait_held || { diag "the run was not held: $(cat /tmp/a)"; fail=1; }
 	kill -9 $pid
@@ -386,7 +389,7 @@ test_killed_before_barrier()
 		{ diag "the writer ended only once the hog had gone"; fail=1; }
 	expect "runs while held" "$(runs)" "$before" || fail=1
 	release_cpu
-	expect "next run" "$(write_errno $TB/benchmark 1)" OK || fail=1
+	expect "next run" "$(write_errno "$TB/benchmark" 1)" OK || fail=1
 	expect "runs" "$(runs)" $((before + 1)) || fail=1
 	set_defaults
 	return $fail
@@ -395,7 +398,7 @@ test_killed_before_barrier()
 # stime PID: the clock ticks PID has spent in the kernel
 stime()
 {
-	awk '{ print $15 }' /proc/$1/stat 2>/dev/null
+	awk '{ print $15 }' "/proc/$1/stat" 2>/dev/null
 }
 
 # A killed writer returns at once while a thread of its run measures and
@@ -406,8 +409,8 @@ test_killed_while_starved()
 {
 	local fail=0 pid before thread t0 n=0
 	before=$(runs)
-	echo 4294967296 >$TB/nr_samples
-	taskset -c 0 /tests/tbio write $TB/benchmark 1 >/tmp/a &
+	echo 4294967296 >"$TB/nr_samples"
+	taskset -c 0 /tests/tbio write "$TB/benchmark" 1 >/tmp/a &
 	pid=$!
 	thread=$(pid_of "tracerbench/$HOLD_CPU")
 	t0=$(stime "$thread")
@@ -426,8 +429,8 @@ test_killed_while_starved()
 	hog_alive "when the killed writer returned" || fail=1
 	expect "runs while starved" "$(runs)" "$before" || fail=1
 	release_cpu
-	echo 100 >$TB/nr_samples
-	expect "next run" "$(write_errno $TB/benchmark 1)" OK || fail=1
+	echo 100 >"$TB/nr_samples"
+	expect "next run" "$(write_errno "$TB/benchmark" 1)" OK || fail=1
 	expect "runs" "$(runs)" $((before + 1)) || fail=1
 	set_defaults
 	return $fail
@@ -442,6 +445,7 @@ test_killed_while_starved()
 # nothing is published, and a load fails. |CLOCK: the run's is that PMU
 # clock, where the guest's PMU serves it, and its counters must be free
 # again after.
+# shellcheck disable=SC2034 # read by functional.sh
 RUN_ENDINGS="
 benchmark|offline|EAGAIN
 percentile|offline|EAGAIN
@@ -471,9 +475,10 @@ test_hotplug_during_run()
 	[ -w $CPU3 ] || { diag "cpu3 cannot go offline"; return 1; }
 	results=$(snapshot_results)
 	before=$(runs)
-	echo 4294967296 >$TB/nr_samples && echo 0-2 >$TB/cpus || return 1
+	echo 4294967296 >"$TB/nr_samples" && echo 0-2 >"$TB/cpus" || return 1
 	start_benchmark /tmp/a
 	wait_in "$writer_pid" tb_run_cpus || fail=1
+	# shellcheck disable=SC2320 # the write's status
 	( echo 0 >$CPU3; echo $? >/tmp/switch3 ) &
 	toggle_key || fail=1
 	still_running "before the toggle returned" || fail=1
@@ -490,7 +495,7 @@ test_hotplug_during_run()
 	expect "runs" "$(runs)" "$before" || fail=1
 	expect "results" "$(snapshot_results)" "$results" || fail=1
 	set_defaults
-	expect "next run" "$(write_errno $TB/benchmark 1)" OK || fail=1
+	expect "next run" "$(write_errno "$TB/benchmark" 1)" OK || fail=1
 	expect "CPUs of the run" "$(summary_key cpus)" 0-3 || fail=1
 	return $fail
 }

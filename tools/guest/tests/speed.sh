@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=dash # busybox ash, as dash with local
 #
 # speed: no checks: this module against /against.ko, timed by the wall
 # clock, for tools/scale.sh --against
@@ -12,12 +13,15 @@ time_module()
 {
 	local t0 t1 prims
 	insmod "$1" || return 1
-	echo "$2" >$TB/nr_samples || return 1
+	echo "$2" >"$TB/nr_samples" || return 1
+	# shellcheck disable=SC3028 # busybox ash has it, as bash does
 	t0=$EPOCHREALTIME
-	echo 1 >$TB/benchmark || return 1
+	echo 1 >"$TB/benchmark" || return 1
+	# shellcheck disable=SC3028 # busybox ash has it, as bash does
 	t1=$EPOCHREALTIME
 	# the primitives it measured: its result directories
-	prims=$(ls -d $TB/*/median | wc -l)
+	# shellcheck disable=SC2012 # counts them, whatever their names
+	prims=$(ls -d "$TB"/*/median | wc -l)
 	rmmod tracerbench || return 1
 	echo "# speed $(basename "$1" .ko) $t0 $t1 $prims"
 }
@@ -31,7 +35,7 @@ group_speed()
 	unload
 	while [ $r -lt "$(cmdline_param rounds 3)" ]; do
 		run_test "round $r: the other module" time_module $AGAINST "$n"
-		run_test "round $r: this module" time_module $MODULE "$n"
+		run_test "round $r: this module" time_module "$MODULE" "$n"
 		r=$((r + 1))
 	done
 }

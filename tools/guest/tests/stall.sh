@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=dash # busybox ash, as dash with local
 #
 # stall: batch 10000 with the events on (the debug kernel): no detector
 # reports, and signals end a run
@@ -11,14 +12,14 @@ test_slow_windows()
 {
 	local fail=0
 
-	[ -d $PREEMPTIRQ ] && { events 1 || fail=1; }
+	[ -d "$PREEMPTIRQ" ] && { events 1 || fail=1; }
 	# one CPU: the guest's vCPUs may share a host thread, and the claim
 	# is each CPU's own. The runs are of a few samples: max_avg of the
 	# largest alone stays above the median, which the checks require.
-	echo 0 >$TB/cpus && echo $MAX_BATCH >$TB/batch &&
-		echo 1 >$TB/nr_highest || fail=1
+	echo 0 >"$TB/cpus" && echo "$MAX_BATCH" >"$TB/batch" &&
+		echo 1 >"$TB/nr_highest" || fail=1
 	cover_detectors 1 || fail=1
-	[ -d $PREEMPTIRQ ] && { events 0 || fail=1; }
+	[ -d "$PREEMPTIRQ" ] && { events 0 || fail=1; }
 	return $fail
 }
 
@@ -28,10 +29,10 @@ test_slow_run_ended()
 {
 	local fail=0
 
-	[ -d $PREEMPTIRQ ] && { events 1 || fail=1; }
-	echo $MAX_BATCH >$TB/batch
+	[ -d "$PREEMPTIRQ" ] && { events 1 || fail=1; }
+	echo "$MAX_BATCH" >"$TB/batch"
 	test_run_ended benchmark "$1" "$2" || fail=1
-	[ -d $PREEMPTIRQ ] && { events 0 || fail=1; }
+	[ -d "$PREEMPTIRQ" ] && { events 0 || fail=1; }
 	return $fail
 }
 

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=dash # busybox ash, as dash with local
 #
 # timing: no checks: how long a run of the default settings takes
 

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=dash # busybox ash, as dash with local
 #
 # tracepoints: on a kernel with them, under icount: the preemptirq events
 # raise the medians, exactly reversibly, by the clock that counts every
@@ -8,7 +9,7 @@ test_tracepoint_events()
 {
 	local fail=0
 	for e in irq_disable irq_enable preempt_disable preempt_enable; do
-		[ -d $PREEMPTIRQ/$e ] || { diag "no event $e"; fail=1; }
+		[ -d "$PREEMPTIRQ/$e" ] || { diag "no event $e"; fail=1; }
 	done
 	return $fail
 }
@@ -32,12 +33,13 @@ expect_raised()
 test_tracepoints_raise()
 {
 	local fail=0
-	events 0 && echo 1 >$TB/benchmark || return 1
+	events 0 && echo 1 >"$TB/benchmark" || return 1
 	tp_off=$(medians)
-	events 1 && echo 1 >$TB/benchmark || fail=1
+	events 1 && echo 1 >"$TB/benchmark" || fail=1
 	tp_on=$(medians)
 	events 0 || fail=1
 	diag "medians ($PRIMS) off: $tp_off, on: $tp_on"
+	# shellcheck disable=SC2086 # the medians, a word each
 	set -- $tp_off $tp_on
 	expect_raised irq "$8" "$1" || fail=1
 	expect_raised preempt "$9" "$2" || fail=1
@@ -49,7 +51,7 @@ test_tracepoints_raise()
 
 test_tracepoints_restore()
 {
-	events 0 && echo 1 >$TB/benchmark || return 1
+	events 0 && echo 1 >"$TB/benchmark" || return 1
 	expect_ticks "medians with the events off again" "$(medians)" "$tp_off"
 }
 
@@ -86,6 +88,7 @@ test_bench_host()
 	/tb/tools/bench.sh --host --label box --rounds 1 --nr-samples 1000 \
 		--out $out >/tmp/bench-host.log 2>&1 ||
 		{ cat /tmp/bench-host.log; return 1; }
+	# shellcheck disable=SC2012 # the runs' names, which collect.sh made
 	expect "env mode" "$(sed -n 's/^mode //p' $out/env)" host &&
 		expect "env kernels" "$(sed -n 's/^kernels //p' $out/env)" box &&
 		expect "runs" "$(ls $out/runs | tr '\n' ' ')" "box.off.r1 box.on.r1 " &&
@@ -105,20 +108,20 @@ test_collect_alone()
 	local out=/tmp/collect-alone d p n rc
 
 	rm -rf $out
-	echo 1 >$PREEMPTIRQ/enable
+	echo 1 >"$PREEMPTIRQ/enable"
 	/tests/collect.sh --rounds 2 --nr-samples 1000 --labels me \
 		--clock ns $out 2>/tmp/collect-alone.log ||
-		{ cat /tmp/collect-alone.log; echo cycles >$TB/clock; return 1; }
-	expect "the clock collect.sh set" "$(cat $TB/clock)" ns || return 1
-	echo cycles >$TB/clock
-	n=$(cat $PREEMPTIRQ/enable)
-	echo 0 >$PREEMPTIRQ/enable
+		{ cat /tmp/collect-alone.log; echo cycles >"$TB/clock"; return 1; }
+	expect "the clock collect.sh set" "$(cat "$TB/clock")" ns || return 1
+	echo cycles >"$TB/clock"
+	n=$(cat "$PREEMPTIRQ/enable")
+	echo 0 >"$PREEMPTIRQ/enable"
 	expect "events after collect.sh" "$n" 1 || return 1
 	for d in me.off.r1 me.on.r1 me.off.r2 me.on.r2; do
 		[ -s $out/runs/$d/summary ] || { diag "no $d"; return 1; }
 		for p in $PRIMS; do
-			[ -s $out/runs/$d/$p.histogram ] &&
-				[ -s $out/runs/$d/$p.per_cpu ] ||
+			{ [ -s "$out/runs/$d/$p.histogram" ] &&
+				[ -s "$out/runs/$d/$p.per_cpu" ]; } ||
 				{ diag "$d lacks $p's files"; return 1; }
 		done
 	done
@@ -137,7 +140,7 @@ test_collect_alone()
 		{ diag "collect.sh took clock sundial"; return 1; }
 	grep -q "refused clock 'sundial'" /tmp/collect-bad.log ||
 		{ cat /tmp/collect-bad.log; return 1; }
-	expect "the clock after a refused one" "$(cat $TB/clock)" cycles ||
+	expect "the clock after a refused one" "$(cat "$TB/clock")" cycles ||
 		return 1
 	n=$(grep -o '"id":"me\.o[nf]*\.r[12]"' $out/results.json | wc -l)
 	expect "runs in results.json" "$n" 4 &&
