@@ -6,7 +6,7 @@
 #   make dkms-remove                          uninstall that version
 #   make check                                unit tests and in-guest suites
 #   make check-long                           10^8 samples per CPU per model
-#   make style                                checkpatch, sparse, W=1
+#   make style                                checkpatch, sparse, W=1, shellcheck, pyflakes
 #   make run                                  benchmark in a QEMU guest
 #   make disasm-check [KDIR=...]              build, then check the windows
 
