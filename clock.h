@@ -74,7 +74,7 @@ static __always_inline u64 tb_counter_read_ordered(bool open)
  * A64), whose raw reads can be off by 32 ticks, by 2^32, or be garbage:
  * clock=ns reads through the kernel's workaround.
  */
-static bool tb_counter_usable(unsigned int cpu)
+static inline bool tb_counter_usable(unsigned int cpu)
 {
 	/* test-only: module parameter force_counter_erratum */
 	if (READ_ONCE(tb_force_counter_erratum))
@@ -103,7 +103,7 @@ static bool tb_counter_usable(unsigned int cpu)
  * table of zeros. The wait is on ktime, which rests on another counter
  * where this one is no clocksource, and ends as soon as it ticks.
  */
-static int tb_counter_check(void)
+static inline int tb_counter_check(void)
 {
 	u64 start = ktime_get_mono_fast_ns(), first, now;
 

@@ -321,6 +321,11 @@ module_param_named(force_counter_erratum, tb_force_counter_erratum, bool, 0444);
 MODULE_PARM_DESC(force_counter_erratum,
 		 "for tests: refuse cycles and ordered, as on a CPU whose counter has an erratum");
 
+/* measure.c: a PMU counter that perf moves in the middle of a block */
+module_param_named(force_counter_move, tb_force_counter_move, int, 0444);
+MODULE_PARM_DESC(force_counter_move,
+		 "for tests: stop and restart a PMU clock's event in the middle of this many blocks");
+
 /* Triggers */
 
 static ssize_t tb_benchmark_write(struct file *file, const char __user *buf,

@@ -9,6 +9,7 @@
 
 #include <linux/build_bug.h>
 #include <linux/cpu.h>
+#include <linux/delay.h>
 #include <linux/irqflags.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
@@ -48,6 +49,13 @@ static DEFINE_PER_CPU(unsigned long, tb_work_state);
  * refusal of clock.h is tested where no CPU has one.
  */
 bool tb_force_counter_erratum;
+
+/*
+ * Test-only: stop and restart a CPU's PMU event in the middle of a block,
+ * as perf does to move it, in this many blocks in all: each must be timed
+ * again, and the run go on. See tb_pmc_force_move().
+ */
+int tb_force_counter_move;
 
 /*
  * A critical section of the kind real code has: a per-CPU read-modify-write,
@@ -233,6 +241,7 @@ static __always_inline u64 tb_window(enum tb_prim prim, bool work,
  */
 struct tb_pacing {
 	const struct tb_run *run;
+	bool moved;			/* tb_force_counter_move, this block */
 	struct tb_pace pace;
 	u64 every[TB_NR_PRIMS];		/* windows between two checks */
 };
@@ -248,9 +257,27 @@ static void tb_pacing_init(struct tb_pacing *pacing, const struct tb_run *run)
 		pacing->every[prim] = 1;
 }
 
+/* At a checkpoint: the first of a block takes one of the moves to force. */
+static void tb_pmc_force_move(struct tb_pacing *pacing)
+{
+	int left = READ_ONCE(tb_force_counter_move);
+
+	if (likely(!left) || pacing->moved ||
+	    !tb_clock_pmu(pacing->run->cfg.clock))
+		return;
+	while (left > 0 &&
+	       !try_cmpxchg(&tb_force_counter_move, &left, left - 1))
+		;
+	if (left > 0) {
+		tb_pmc_bump(pacing->run->cpu[raw_smp_processor_id()].pmc);
+		pacing->moved = true;
+	}
+}
+
 /* A block of windows of @prim starts now. */
 static void tb_pacing_start(struct tb_pacing *pacing, enum tb_prim prim)
 {
+	pacing->moved = false;
 	tb_pace_start(&pacing->pace, pacing->every[prim], ktime_get_ns());
 }
 
@@ -276,6 +303,7 @@ static int tb_checkpoint(struct tb_pacing *pacing, enum tb_prim prim)
 	u64 *every = &pacing->every[prim];
 
 	*every = tb_pace_adapt(&pacing->pace, *every, ktime_get_ns());
+	tb_pmc_force_move(pacing);
 	cond_resched();
 	tb_pace_restart(&pacing->pace, *every, ktime_get_ns());
 	return tb_stop_reason(pacing->run);
@@ -325,10 +353,12 @@ static __always_inline int tb_warm_up(struct tb_pacing *pacing,
  * every window call and bucket store could have changed them.
  */
 static __always_inline int tb_sample_loop(u64 (*window)(u32 n),
+					  bool deferred,
 					  struct tb_pacing *pacing,
 					  enum tb_prim prim, struct tb_rec *rec,
 					  u64 n, struct tb_sums *sums)
 {
+	u64 *pending = rec->spill->value;
 	u32 batch = pacing->run->cfg.batch;
 	u32 *counts = tb_rec_counts(rec->hist);
 	struct tb_rec_fast fast = tb_rec_bounds(rec);
@@ -349,10 +379,14 @@ static __always_inline int tb_sample_loop(u64 (*window)(u32 n),
 				break;
 			}
 		}
-		sample -= overhead;
-
-		if (unlikely(!tb_rec_fast_add(counts, fast, sample, &fast_sum)))
-			fast = tb_rec_slow(rec, sample);
+		if (deferred) {
+			pending[n - left] = sample;
+		} else {
+			sample -= overhead;
+			if (unlikely(!tb_rec_fast_add(counts, fast, sample,
+						      &fast_sum)))
+				fast = tb_rec_slow(rec, sample);
+		}
 		left--;
 		if (tb_check_due(pacing)) {
 			err = tb_checkpoint(pacing, prim);
@@ -360,7 +394,9 @@ static __always_inline int tb_sample_loop(u64 (*window)(u32 n),
 				break;
 		}
 	}
-	tb_rec_finish(rec, n - left, fast_sum, sums);
+	/* a deferred block is recorded, by tb_replay(), once it is kept */
+	if (!deferred)
+		tb_rec_finish(rec, n - left, fast_sum, sums);
 	return err;
 }
 
@@ -368,7 +404,8 @@ static __always_inline int tb_sample_loop(u64 (*window)(u32 n),
  * Each window of windows.h: tb_win_NAME(), timing primitive TB_ID by
  * TB_CLOCK_CLOCK, with tb_work() in each pair if @work, and its sampling
  * loop tb_sample_NAME(). notrace: a window must not start with a call
- * into ftrace either.
+ * into ftrace either. A PMU clock's loop only keeps its windows, for
+ * tb_sample() to record once it knows the counter stayed in place.
  */
 #define TB_WINDOW(name, id, clock, work)				\
 static noinline notrace __tb_own u64 tb_win_##name(u32 n)		\
@@ -380,7 +417,9 @@ static noinline __tb_own int						\
 tb_sample_##name(struct tb_pacing *pacing, enum tb_prim prim,		\
 		 struct tb_rec *rec, u64 n, struct tb_sums *sums)	\
 {									\
-	return tb_sample_loop(tb_win_##name, pacing, prim, rec, n, sums); \
+	return tb_sample_loop(tb_win_##name,				\
+			      tb_clock_pmu(TB_CLOCK_##clock), pacing,	\
+			      prim, rec, n, sums);			\
 }
 
 #include "windows.h"
@@ -397,52 +436,26 @@ static const tb_sample_fn tb_samplers[TB_NR_CLOCKS][2][TB_NR_PRIMS] = {
 
 #undef TB_WINDOW
 
-/*
- * A PMU clock's counter for the windows of a block, and whether it stayed
- * there. perf may move the event whenever it reschedules this CPU's
- * counters (another user's event coming or going): to another counter,
- * or off, in error. The windows would then read another counter, or none,
- * so a block whose event moved, as its end finds, ends the run with
- * -EBUSY, and nothing of it is published.
- */
-/*
- * Why the event moved: perf turns a CPU's events off as it goes down,
- * after it has left cpu_active_mask and before its thread parks, and
- * that ends the run with -EAGAIN, as any CPU going down does.
- */
-static int tb_pmc_moved(const struct tb_run *run)
+/* Record a PMU clock's kept block, as a loop records any other's. */
+static void tb_replay(struct tb_rec *rec, u64 n, struct tb_sums *sums)
 {
-	int stop = tb_stop_reason(run);
+	u32 *counts = tb_rec_counts(rec->hist);
+	struct tb_rec_fast fast = tb_rec_bounds(rec);
+	/*
+	 * The windows are where the spill goes: the i-th window is read
+	 * before anything is spilled, and at most i are spilled before it.
+	 */
+	const u64 *pending = rec->spill->value;
+	u64 i, fast_sum = 0;
 
-	if (stop)
-		return stop;
-	return cpu_active(raw_smp_processor_id()) ? -EBUSY : -EAGAIN;
-}
+	rec->spill->nr = 0;
+	for (i = 0; i < n; i++) {
+		u64 sample = pending[i] - rec->overhead;
 
-static int tb_pmc_begin(const struct tb_run *run, u32 *sel)
-{
-	const struct tb_cpu *tc = &run->cpu[raw_smp_processor_id()];
-	bool cycles = run->cfg.clock == TB_CLOCK_CORE_CYCLES;
-
-	if (!tb_clock_pmu(run->cfg.clock))
-		return 0;
-	if (tb_pmc_select(tc->pmc, cycles, sel))
-		return tb_pmc_moved(run);
-	raw_cpu_write(tb_pmc_sel, *sel);
-	return 0;
-}
-
-static int tb_pmc_end(const struct tb_run *run, u32 sel)
-{
-	const struct tb_cpu *tc = &run->cpu[raw_smp_processor_id()];
-	bool cycles = run->cfg.clock == TB_CLOCK_CORE_CYCLES;
-	u32 now;
-
-	if (!tb_clock_pmu(run->cfg.clock))
-		return 0;
-	if (tb_pmc_select(tc->pmc, cycles, &now) || now != sel)
-		return tb_pmc_moved(run);
-	return 0;
+		if (!tb_rec_fast_add(counts, fast, sample, &fast_sum))
+			fast = tb_rec_slow(rec, sample);
+	}
+	tb_rec_finish(rec, n, fast_sum, sums);
 }
 
 /*
@@ -480,19 +493,36 @@ static int tb_sample(struct tb_pacing *pacing, struct tb_cpu_buf *buf,
 		     struct tb_cpu_hist *hist, struct tb_heap *heap,
 		     struct tb_sums *sums)
 {
-	const struct tb_config *cfg = &pacing->run->cfg;
+	const struct tb_run *run = pacing->run;
+	tb_sample_fn sampler = tb_samplers[run->cfg.clock][run->cfg.do_work][prim];
+	unsigned int tries;
 	struct tb_rec rec;
+	u64 stamp = 0;
 	u32 sel = 0;
 	int err;
 
-	err = tb_pmc_begin(pacing->run, &sel);
-	if (err)
-		return err;
 	tb_rec_init(&rec, hist, &buf->spill, heap, overhead);
-	err = tb_samplers[cfg->clock][cfg->do_work][prim](pacing, prim, &rec,
-							  n, sums);
-	if (!err)
-		err = tb_pmc_end(pacing->run, sel);
+	if (!tb_clock_pmu(run->cfg.clock)) {
+		err = sampler(pacing, prim, &rec, n, sums);
+	} else {
+		for (tries = 0; ; tries++) {
+			if (tries == TB_PMC_RETRIES)
+				return -EBUSY;
+			err = tb_pmc_begin(run, &sel, &stamp);
+			if (err)
+				return err;
+			err = sampler(pacing, prim, &rec, n, sums);
+			if (err)
+				return err;
+			if (tb_pmc_stayed(run, sel, stamp))
+				break;
+			pr_info_ratelimited("CPU %u: the %s counter moved during a block of %s: timed again\n",
+					    raw_smp_processor_id(),
+					    tb_clock_names[run->cfg.clock],
+					    tb_prim_names[prim]);
+		}
+		tb_replay(&rec, n, sums);
+	}
 	/* most loops spill nothing */
 	return err || !buf->spill.nr ? err : tb_fold(buf, hist, false);
 }
@@ -692,81 +722,4 @@ int tb_measure_cpu(struct tb_run *run, struct tb_cpu *tc)
 	if (!run->percentile)
 		tb_merge_cpu(run, buf, heaps);
 	return 0;
-}
-
-/*
- * A PMU clock's counters, one on each CPU of the run, which the run opens
- * as it starts and releases as it ends, on every path: a counter held
- * between runs would deny it to other users for nothing.
- */
-int tb_open_counters(struct tb_run *run)
-{
-	bool cycles = run->cfg.clock == TB_CLOCK_CORE_CYCLES;
-	unsigned int cpu;
-	int err;
-
-	for_each_cpu(cpu, &run->cpus) {
-		struct tb_cpu *tc = &run->cpu[cpu];
-
-		strscpy(tc->pmu, "-", sizeof(tc->pmu));
-		if (!tb_clock_pmu(run->cfg.clock))
-			continue;
-		err = tb_pmc_create(cpu, cycles, &tc->pmc);
-		/* perf's refusal of a CPU going down is no missing PMU */
-		if (err)
-			return cpu_active(cpu) ? err : -EAGAIN;
-		strscpy(tc->pmu, tb_pmc_name(tc->pmc), sizeof(tc->pmu));
-	}
-	return 0;
-}
-
-/*
- * Whether clock=cycles or ordered can be read on every online CPU, and
- * advances on this one: each CPU of a run checks its own again as the
- * run starts (tb_counter_check()), a CPU that came up since among them.
- */
-static int tb_counter_probe(void)
-{
-	unsigned int cpu;
-
-	for_each_online_cpu(cpu)
-		if (!tb_counter_usable(cpu))
-			return -ENODEV;
-	return tb_counter_check();
-}
-
-/*
- * Whether a clock can be used, so that one no run could use is refused
- * when it is written. A PMU clock's counter must be had on every online
- * CPU: one is opened and released on each (pmu.h says with what errno).
- * A run opens its own. Not during a run: its counters would make the
- * probe fail, and the probe's would make perf move them; the next run
- * opens them anyway.
- */
-int tb_clock_check(enum tb_clock clock)
-{
-	struct perf_event *event;
-	unsigned int cpu;
-	int err = 0;
-
-	if (clock == TB_CLOCK_CYCLES || clock == TB_CLOCK_ORDERED)
-		return tb_counter_probe();
-	if (!tb_clock_pmu(clock))
-		return 0;
-	if (!mutex_trylock(&tb_run_lock)) {
-		pr_notice("clock %s not checked: a run is under way, the next run checks it\n",
-			  tb_clock_names[clock]);
-		return 0;
-	}
-	for_each_online_cpu(cpu) {
-		err = tb_pmc_create(cpu, clock == TB_CLOCK_CORE_CYCLES, &event);
-		/* perf's refusal of a CPU going down is no missing PMU */
-		if (err && !cpu_online(cpu))
-			err = -EAGAIN;
-		if (err)
-			break;
-		perf_event_release_kernel(event);
-	}
-	mutex_unlock(&tb_run_lock);
-	return err;
 }

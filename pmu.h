@@ -24,7 +24,6 @@
  * static: x86's reads load it by name, which tools/disasm.sh looks for.
  */
 DECLARE_PER_CPU(u32, tb_pmc_sel);
-DEFINE_PER_CPU(u32, tb_pmc_sel);
 
 #if defined(CONFIG_PERF_EVENTS) && (defined(CONFIG_X86) || defined(CONFIG_ARM64))
 
@@ -59,13 +58,13 @@ static __always_inline u32 tb_pmc_read(bool cycles, u32 sel, bool open)
 }
 
 /* where lfence does not order (see above), the reads would not be */
-static bool tb_pmc_usable(void)
+static inline bool tb_pmc_usable(void)
 {
 	return boot_cpu_has(X86_FEATURE_LFENCE_RDTSC);
 }
 
-static int tb_pmc_sel_of(const struct perf_event *event, bool cycles,
-			 u32 *sel)
+static inline int tb_pmc_sel_of(const struct perf_event *event, bool cycles,
+				u32 *sel)
 {
 	if (READ_ONCE(event->hw.idx) < 0)
 		return -EBUSY;
@@ -106,7 +105,7 @@ static __always_inline u32 tb_pmc_read(bool cycles, u32 sel, bool open)
  * The sanitised value, all CPUs' alike: a CPU that differs makes it 0,
  * where this CPU's own register would answer for itself alone.
  */
-static bool tb_pmc_usable(void)
+static inline bool tb_pmc_usable(void)
 {
 	u64 dfr0 = read_sanitised_ftr_reg(SYS_ID_AA64DFR0_EL1);
 	unsigned int pmuver = cpuid_feature_extract_unsigned_field(dfr0, 8);
@@ -136,8 +135,8 @@ static bool tb_pmc_usable(void)
  * counter, or the CPU counts instructions in a fixed counter of its own,
  * FEAT_PMUv3_ICNTR) is refused.
  */
-static int tb_pmc_sel_of(const struct perf_event *event, bool cycles,
-			 u32 *sel)
+static inline int tb_pmc_sel_of(const struct perf_event *event, bool cycles,
+				u32 *sel)
 {
 	int idx = READ_ONCE(event->hw.idx);
 
@@ -163,8 +162,8 @@ static int tb_pmc_sel_of(const struct perf_event *event, bool cycles,
  * watchdog holds one on x86), or perf placed it where the windows do not
  * read (above).
  */
-static int tb_pmc_create(unsigned int cpu, bool cycles,
-			 struct perf_event **out)
+static inline int tb_pmc_create(unsigned int cpu, bool cycles,
+				struct perf_event **out)
 {
 	struct perf_event_attr attr = {
 		.type		= PERF_TYPE_HARDWARE,
@@ -198,11 +197,15 @@ static int tb_pmc_create(unsigned int cpu, bool cycles,
 
 /*
  * On the event's CPU: where its counter is now, into tb_pmc_sel for the
- * windows. perf moves an event only from an interrupt on its CPU, so with
- * them off the state and the counter are read as one.
+ * windows, and a stamp of its count. perf moves an event only from an
+ * interrupt on its CPU, so with them off the state, the counter and the
+ * count are read as one. Whenever perf stops the event, to move it, to
+ * take it off or to read it, it adds what the counter counted to
+ * event->count: a stamp that differs at a block's end says the event
+ * was stopped during the block, even if it came back to the same counter.
  */
-static int tb_pmc_select(const struct perf_event *event, bool cycles,
-			 u32 *sel)
+static inline int tb_pmc_select(const struct perf_event *event, bool cycles,
+				u32 *sel, u64 *stamp)
 {
 	unsigned long flags;
 	int err = -EBUSY;
@@ -210,19 +213,31 @@ static int tb_pmc_select(const struct perf_event *event, bool cycles,
 	local_irq_save(flags);
 	if (READ_ONCE(event->state) == PERF_EVENT_STATE_ACTIVE)
 		err = tb_pmc_sel_of(event, cycles, sel);
+	*stamp = local64_read(&event->count);
 	local_irq_restore(flags);
 	return err;
 }
 
+/*
+ * Test-only: stop and restart @event, as perf does to move it: what a
+ * mid-run `perf stat -a` may do, forced (tb_force_counter_move). It may
+ * sleep.
+ */
+static inline void tb_pmc_bump(struct perf_event *event)
+{
+	perf_event_disable(event);
+	perf_event_enable(event);
+}
+
 /* The whole 64-bit count, for counter_hz; it may sleep. */
-static u64 tb_pmc_count(struct perf_event *event)
+static inline u64 tb_pmc_count(struct perf_event *event)
 {
 	u64 enabled, running;
 
 	return perf_event_read_value(event, &enabled, &running);
 }
 
-static const char *tb_pmc_name(const struct perf_event *event)
+static inline const char *tb_pmc_name(const struct perf_event *event)
 {
 	return event->pmu->name;
 }
@@ -233,24 +248,28 @@ static __always_inline u32 tb_pmc_read(bool cycles, u32 sel, bool open)
 	return 0;
 }
 
-static int tb_pmc_create(unsigned int cpu, bool cycles,
-			 struct perf_event **out)
+static inline int tb_pmc_create(unsigned int cpu, bool cycles,
+				struct perf_event **out)
 {
 	return -ENODEV;
 }
 
-static int tb_pmc_select(const struct perf_event *event, bool cycles,
-			 u32 *sel)
+static inline int tb_pmc_select(const struct perf_event *event, bool cycles,
+				u32 *sel, u64 *stamp)
 {
 	return -ENODEV;
 }
 
-static u64 tb_pmc_count(struct perf_event *event)
+static inline void tb_pmc_bump(struct perf_event *event)
+{
+}
+
+static inline u64 tb_pmc_count(struct perf_event *event)
 {
 	return 0;
 }
 
-static const char *tb_pmc_name(const struct perf_event *event)
+static inline const char *tb_pmc_name(const struct perf_event *event)
 {
 	return "-";
 }

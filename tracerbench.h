@@ -270,7 +270,13 @@ int tb_percentile_run(unsigned int pct);
 
 /* measure.c */
 extern bool tb_force_counter_erratum;
+extern int tb_force_counter_move;
 int tb_measure_cpu(struct tb_run *run, struct tb_cpu *tc);
+
+/* counters.c */
+#define TB_PMC_RETRIES	16	/* times a block is timed again */
+int tb_pmc_begin(const struct tb_run *run, u32 *sel, u64 *stamp);
+bool tb_pmc_stayed(const struct tb_run *run, u32 sel, u64 stamp);
 int tb_open_counters(struct tb_run *run);
 int tb_clock_check(enum tb_clock clock);
 

@@ -131,3 +131,32 @@ test_counter_erratum()
 	test_defaults || fail=1
 	return $fail
 }
+
+# A PMU counter that perf stops and restarts in the middle of a block, as
+# it does to move it (forced, force_counter_move=N: N blocks): each such
+# block is timed again, on the counter the event has then, and the run
+# completes with every sample; the kernel log says so, once a block. Where
+# no PMU clock is served, cycles takes none of the moves.
+test_counter_move()
+{
+	local fail=0 c moved ncpu left=0
+	c=${PMU_CLOCKS%%,*}
+	[ "$c" != none ] || { diag "no PMU clock served here: cycles"; c=cycles left=3; }
+	unload || return 1
+	dmesg -c >/dev/null
+	insmod "$MODULE" force_counter_move=3 nr_samples=3000 clock="$c" ||
+		{ diag "insmod force_counter_move=3 failed"; return 1; }
+	expect "run by $c" "$(write_errno "$TB/benchmark" 1)" OK || fail=1
+	ncpu=$(expand_cpulist "$(online_cpus)" | wc -l)
+	expect "irq samples" "$(summary_key irq.samples)" $((ncpu * 3000)) ||
+		fail=1
+	check_results_sane || fail=1
+	expect "moves left to force" \
+		"$(cat /sys/module/tracerbench/parameters/force_counter_move)" \
+		$left || fail=1
+	moved=$(dmesg | grep -c "counter moved during a block of .*: timed again")
+	expect "blocks timed again" "$moved" $((3 - left)) || fail=1
+	unload || fail=1
+	load || fail=1
+	return $fail
+}

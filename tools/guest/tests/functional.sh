@@ -588,6 +588,8 @@ group_functional()
 		test_costs_something
 	run_test "clock: instructions and core_cycles where the PMU serves them, else ENODEV" \
 		test_pmu_clocks
+	run_test "a PMU counter moved mid-block costs that block, not the run" \
+		test_counter_move
 	run_test "batch 7: per-pair figures in every file" test_batch_run
 	run_test "histogram: every sample, levels from it" test_histogram
 	run_test "per_cpu: a row per CPU, medians and maxima agree" test_per_cpu
