@@ -33,5 +33,7 @@ TB_DEBS=$TB_CACHE/debs
 . "$TB_TOP/tools/lib/tree.sh" || return 1
 # shellcheck source=tools/lib/boot.sh
 . "$TB_TOP/tools/lib/boot.sh" || return 1
+# shellcheck source=tools/lib/progress.sh
+. "$TB_TOP/tools/lib/progress.sh" || return 1
 
 tb_arch_load x86_64 || return 1
