@@ -13,7 +13,8 @@
 #
 # Each architecture's checks come in parts (tools/scenarios: debian,
 # long, debug, rt, built), which run side by side, TB_JOBS (2) at a time,
-# each into .out/check-ARCH-PART.log.
+# each into .out/check-ARCH-PART.log, whose lines are printed as they
+# come, each whole, behind "[ARCH PART] ".
 #
 # Prints every result and, last, "N passed, N failed"; exits non-zero on any
 # failure. TB_KERNELS="6.12" limits the Debian kernels, TB_BUILT_KERNELS the
@@ -77,12 +78,19 @@ TB_LONG_SAMPLES=${TB_LONG_SAMPLES:-20000000}
 [[ $TB_LONG_SAMPLES =~ ^[1-9][0-9]{0,11}$ ]] ||
 	refuse "TB_LONG_SAMPLES is a count from 1, not '$TB_LONG_SAMPLES'"
 
-# Count a test program's "N passed, N failed" line; none is one failure.
+# collect_summary LABEL LOG: a test program's log, behind "[LABEL] ",
+# and its results counted (count_summary)
 collect_summary()
+{
+	sed "s/^/[$1] /" "$2"
+	count_summary "$@"
+}
+
+# Count a test program's "N passed, N failed" line; none is one failure.
+count_summary()
 {
 	local label=$1 log=$2 line p f
 
-	sed "s/^/[$label] /" "$log"
 	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
 	if [ -z "$line" ]; then
 		result 1 "$label: ran to its summary line"
@@ -247,6 +255,8 @@ mkdir -p "$TB_OUT"
 . "$TB_TOP/tools/check/bench.sh"
 # shellcheck source=tools/check/tree.sh
 . "$TB_TOP/tools/check/tree.sh"
+# shellcheck source=tools/check/parts.sh
+. "$TB_TOP/tools/check/parts.sh"
 
 # Each architecture's checks come in parts (tools/scenarios), which run
 # as jobs, TB_JOBS at a time, each into .out/check-ARCH-PART.log:
@@ -324,7 +334,8 @@ run_part()
 # use the CPUs. Packages are installed, and the kernel source unpacked,
 # before any job starts. The parts start longest first (as measured on
 # this project's machine), so that no CPU idles at the end while one
-# long part runs alone; their results are read in the order asked.
+# long part runs alone; their lines are printed as they come
+# (tools/check/parts.sh), and counted in the order asked.
 TB_ARCHS=$(tb_list "${TB_ARCHS-$(tb_all_archs)}")
 archs=
 for arch in $TB_ARCHS; do
@@ -379,39 +390,10 @@ rm -rf "$TB_OUT/docs-src" && mkdir "$TB_OUT/docs-src"
 queue=$(for job in $parts; do
 	echo "$(part_seconds "${job%%:*}" "${job#*:}") $job"
 done | sort -s -k1,1nr | cut -d' ' -f2)
-# Each job in a process group of its own (set -m), so that an interrupt
-# or a CI's TERM stops its kernel builds and guests too: without job
-# control, background jobs ignore SIGINT.
-part_jobs=()
-stop_part_jobs()
-{
-	local pid
-
-	for pid in "${part_jobs[@]}"; do
-		kill -TERM -- -"$pid" 2>/dev/null
-	done
-	wait
-}
-trap 'stop_part_jobs; exit 130' INT TERM
-set -m
-running=0
-for job in $queue; do
-	if [ $running -ge "$TB_JOBS" ]; then
-		wait -n
-		running=$((running - 1))
-	fi
-	running=$((running + 1))
-	log=$TB_OUT/check-${job%%:*}-${job#*:}.log
-	echo "# ${job%%:*} ${job#*:}: started, log in $log"
-	run_part "${job%%:*}" "${job#*:}" >"$log" 2>&1 &
-	part_jobs+=($!)
-done
-wait
-set +m
-trap - INT TERM
+# shellcheck disable=SC2086 # the jobs, a word each
+run_parts $queue
 for job in $parts; do
-	collect_summary "${job%%:*} ${job#*:}" \
-		"$TB_OUT/check-${job%%:*}-${job#*:}.log"
+	count_summary "${job%%:*} ${job#*:}" "$(part_log "$job")"
 done
 
 # The rig's kernels are built as Debian's are where it changes the
