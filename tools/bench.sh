@@ -471,6 +471,8 @@ split_results()
 		files++
 		next
 	}
+	# a run starts (the host showed it already)
+	/^# progress / { if (f != "") close(f); f = ""; next }
 	/^# / && f != "" { print substr($0, 3) > f; next }
 	{ if (f != "") close(f); f = "" }
 	END { exit bad || !files }' "$1"
@@ -552,8 +554,8 @@ run_qemu()
 			[ -n "$clock" ] && kargs+=(tb.clock="$clock")
 			[ -n "$states" ] && kargs+=(tb.states="$states")
 			TB_ICOUNT=$icount TB_TCG_THREAD=${TB_TCG_THREAD-single} \
-				tb_boot "bench-$l" "$(bench_initrd "$l")" \
-				collect 1800 \
+				tb_boot_progress "$boot" "$nboots" "$rounds" "$start" \
+				"bench-$l" "$(bench_initrd "$l")" collect 1800 \
 				"$ktap" "${kargs[@]}"
 			if ! grep -q '^1\.\.' "$ktap.ktap" ||
 			   grep -q '^not ok' "$ktap.ktap"; then

@@ -25,7 +25,8 @@
 #   --cpus LIST       the CPUs to measure, as the module's cpus file takes
 #                     them (default: all); not a guest's vCPUs (--vcpus)
 #   --clock CLOCK     the module's clock (default: as it is set)
-#   --emit            also print the run files on stdout, for the guest
+#   --emit            also print the run files, and a line as each run
+#                     starts, on stdout, for the guest
 #   -h, --help        print this and exit
 #
 # A run is OUTDIR/runs/LABEL.STATE.rROUND/: summary, P.histogram and
@@ -316,6 +317,10 @@ while [ "$r" -le "$last" ]; do
 		[ $seq -gt 1 ] &&
 			left=", about $(( (now - start) * (total - seq + 1) / (seq - 1) )) s left"
 		echo "collect.sh: round $r of $first-$last: $l $s (run $seq of $total$left)" >&2
+		# the same for the host to show while the guest runs
+		# (tools/lib/progress.sh): the guest's clock is no host's
+		[ $emit = 1 ] &&
+			echo "# progress round $r state $s label $l run $seq/$total"
 		run "$l" "$s" "$r" "$seq" "$pos" "$prev" "$order" ||
 			die "the run of $l $s in round $r failed"
 		[ $emit = 1 ] && emit "$out/runs/$l.$s.r$r"/*

@@ -71,3 +71,44 @@ tb_follow_stop()
 	: >"${1#* }/stop"
 	wait "${1%% *}"
 }
+
+# --- A guest's progress ---------------------------------------------------
+
+# tb_boot_progress BOOT NBOOTS ROUNDS START KERNEL INITRD SUITES TIMEOUT
+# OUTPREFIX [args]: tb_boot KERNEL ... OUTPREFIX [args], with the guest's
+# progress lines (tools/guest/collect.sh's "# progress round R state S
+# label L run I/N" in OUTPREFIX.ktap) on stderr as they come, each with
+# an estimate of the time left: the boot is BOOT of NBOOTS, alike, of a
+# benchmark of ROUNDS rounds that began at START ($SECONDS).
+tb_boot_progress()
+{
+	local tb_bp_boot=$1 tb_bp_nboots=$2 tb_bp_rounds=$3 tb_bp_start=$4
+	local h rc
+
+	shift 4
+	rm -f "$5".ktap
+	tb_follow_start h tb_boot_line "$5".ktap >&2 || return 1
+	tb_boot "$@"
+	rc=$?
+	tb_follow_stop "$h"
+	return $rc
+}
+
+# tb_boot_line EVENT [I TEXT]: tb_boot_progress's line for a progress
+# line of the guest's. The time left is the time so far times the runs
+# left over the runs done, every boot taken to hold as many runs as
+# this one.
+tb_boot_line()
+{
+	local re='^# progress round ([0-9]+) state ([a-z]+) label ([^ ]+) run ([0-9]+)/([0-9]+)$'
+	local run n ran all left=''
+
+	[ "$1" = line ] && [[ $3 =~ $re ]] || return 0
+	run=${BASH_REMATCH[4]}
+	n=${BASH_REMATCH[5]}
+	ran=$(((tb_bp_boot - 1) * n + run - 1))
+	all=$((tb_bp_nboots * n))
+	[ "$ran" -gt 0 ] &&
+		left=", about $(((SECONDS - tb_bp_start) * (all - ran) / ran)) s left"
+	echo "${tb_cli_name:-tracerbench}: round ${BASH_REMATCH[1]} of $tb_bp_rounds: ${BASH_REMATCH[3]} ${BASH_REMATCH[2]} (run $run of $n$left)"
+}
