@@ -158,8 +158,15 @@ tb_configure()
 
 # tb_tree_build TREE VARIANT [FRAGMENT...]: configure TREE/b as VARIANT
 # plus the fragments, unless it has a configuration already, check that
-# every option asked for is set, and build; the log is TREE/b/build.log.
+# every option asked for is set, and build; the log is TREE/b/build.log,
+# the build's phase and time so far go to stderr (tb_build_progress).
 tb_tree_build()
+{
+	tb_build_progress "$1/b/build.log" tb_tree_make "$@"
+}
+
+# tb_tree_make TREE VARIANT [FRAGMENT...]: tb_tree_build's build
+tb_tree_make()
 {
 	local tree=$1 variant=$2
 

@@ -112,3 +112,73 @@ tb_boot_line()
 		left=", about $(((SECONDS - tb_bp_start) * (all - ran) / ran)) s left"
 	echo "${tb_cli_name:-tracerbench}: round ${BASH_REMATCH[1]} of $tb_bp_rounds: ${BASH_REMATCH[3]} ${BASH_REMATCH[2]} (run $run of $n$left)"
 }
+
+# --- A kernel build's progress --------------------------------------------
+
+# tb_build_progress LOG CMD...: CMD, a kernel build writing its log LOG
+# (kbuild's short lines), with the build's phase (configure, compile,
+# link, image) and its time so far on stderr: on a terminal a line
+# redrawn every 2 s, else a line as each phase begins. The log must be
+# new, or hold no earlier build.
+tb_build_progress()
+{
+	local tb_bb_tty=0 tb_bb_t0=$SECONDS tb_bb_phase=0 tb_bb_shown=-1 h rc
+
+	[ -t 2 ] && tb_bb_tty=1
+	tb_follow_start h tb_build_line "$1" >&2 || return 1
+	"${@:2}"
+	rc=$?
+	tb_follow_stop "$h"
+	return $rc
+}
+
+# tb_build_phase LINE: the build phase a line of a kernel build's log
+# shows, in tb_bb_p: 1 to 4 for configure, compile, link and image, 0
+# for none (a kbuild line every make prints, a message)
+tb_build_phase()
+{
+	case $1 in
+	"  GEN "*" Makefile")			tb_bb_p=0 ;;
+	"  "[A-Z]*" arch/"*/boot/dts/*)		tb_bb_p=2 ;;
+	"  "[A-Z]*" arch/"*/boot/* | "Kernel: "*)	tb_bb_p=4 ;;
+	"  "[A-Z]*" "vmlinux* | "  "[A-Z]*" ".tmp_vmlinux* | \
+	"  "[A-Z]*" ".vmlinux* | "  "[A-Z]*" System.map")
+						tb_bb_p=3 ;;
+	*" scripts/kconfig/"* | *" scripts/basic/"* | "Using "*" as base" | \
+	"Merging "* | "Value of CONFIG_"* | *"configuration written to"*)
+						tb_bb_p=1 ;;
+	"  "[A-Z]*"  "*)			tb_bb_p=2 ;;
+	*)					tb_bb_p=0 ;;
+	esac
+}
+
+# tb_build_line EVENT [I TEXT]: tb_build_progress's follower: the phase
+# moves on (never back) by the log's lines
+tb_build_line()
+{
+	local tb_bb_p names=(starting configuring compiling linking "making the image")
+
+	case $1 in
+	line)
+		tb_build_phase "$3"
+		[ "$tb_bb_p" -gt "$tb_bb_phase" ] || return 0
+		tb_bb_phase=$tb_bb_p ;;
+	tick)
+		# on a terminal, the time every 2 s
+		[ "$tb_bb_tty" = 1 ] &&
+			[ $((SECONDS - tb_bb_t0)) -ge $((tb_bb_shown + 2)) ] ||
+			return 0 ;;
+	end)
+		# the last time shown, and the line ended
+		[ "$tb_bb_tty" = 1 ] && [ "$tb_bb_shown" -ge 0 ] || return 0 ;;
+	esac
+	if [ "$tb_bb_tty" = 1 ]; then
+		tb_bb_shown=$((SECONDS - tb_bb_t0))
+		printf '\rtracerbench: kernel build: %s, %d s\033[K' \
+			"${names[tb_bb_phase]}" "$tb_bb_shown"
+		[ "$1" = end ] && echo
+	else
+		echo "tracerbench: kernel build: ${names[tb_bb_phase]}, at $((SECONDS - tb_bb_t0)) s"
+	fi
+	return 0
+}
