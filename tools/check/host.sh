@@ -329,6 +329,11 @@ check_host()
 	/usr/bin/python3 "$TB_TOP/tools/unit/cli_test.py" \
 		>"$TB_OUT/cli-unit.log" 2>&1
 	collect_summary "cli unit" "$TB_OUT/cli-unit.log"
+	# make check's parts, a guest's runs and a kernel build shown as
+	# they come (tools/lib/progress.sh), read from short made-up runs
+	/usr/bin/python3 "$TB_TOP/tools/unit/progress_test.py" \
+		>"$TB_OUT/progress-unit.log" 2>&1
+	collect_summary "progress unit" "$TB_OUT/progress-unit.log"
 	check_no_kdir
 	result $? "make without a kernel build tree names the headers package"
 	check_tree_key
