@@ -13,39 +13,96 @@ tb_image_pkg()
 	esac
 }
 
+# tb_packages [NEED...]: the Debian packages of what a job needs, a line
+# each, every one once; without a NEED, those of every need and of the
+# kernels of TB_KERNELS. The needs:
+#   module	building the module and the host's unit tests
+#   guest	a guest of the architecture loaded: the initramfs's
+#		programs (cross-compiled off x86-64) and QEMU
+#   kbuild	building a kernel, for the architecture loaded
+#   source	linux-source-6.12, whose variants the rig builds
+#   patch	patches= and a tree's uncommitted changes applied
+#   git		trees of your own (tree=), series as mailed (mailsplit)
+#   kernel=LABEL	a Debian kernel (tb_image_pkg), to boot: its image
+#		and its headers
+#   headers=LABEL	a Debian kernel to build against: its headers
+#   host	make check's host part: the unit tests, report.py, make
+#		style (checkpatch's source, sparse, the linters)
+#   check	make check's parts of an architecture beyond the above:
+#		DKMS, sparse for KUnit, the 6.1 tree (tools/check/tree.sh)
 tb_packages()
 {
-	local k img
+	local n img out=''
 
-	echo make gcc libc6-dev perl cpio gzip busybox-static bash-static
-	echo "$TB_ARCH_PACKAGES"
-	echo linux-source-6.12 xz-utils bc bison flex libelf-dev libssl-dev
-	# make check's tree of a developer's own (tools/check/tree.sh)
-	echo linux-source-6.1 git
-	echo dkms sparse
-	# make style's linters of the scripts
-	echo shellcheck pyflakes3
-	# tools/report.py
-	echo python3 python3-scipy python3-matplotlib
-	for k in $TB_KERNELS; do
-		img=$(tb_image_pkg "$k")
-		echo "$img" "${img/image/headers}"
+	# shellcheck disable=SC2046 # needs are words
+	[ $# -gt 0 ] ||
+		set -- module guest kbuild source patch git host check \
+			$(for n in $TB_KERNELS; do echo "kernel=$n"; done)
+	for n in "$@"; do
+		case $n in
+		module)	out+=" make gcc libc6-dev perl" ;;
+		guest)	out+=" cpio gzip busybox-static bash-static $TB_ARCH_PACKAGES" ;;
+		kbuild)	out+=" make gcc bc bison flex libelf-dev libssl-dev xz-utils"
+			out+=" $TB_ARCH_PACKAGES" ;;
+		source)	out+=" linux-source-6.12 xz-utils" ;;
+		patch)	out+=" patch" ;;
+		git)	out+=" git" ;;
+		kernel=* | headers=*)
+			img=$(tb_image_pkg "${n#*=}") || return 1
+			[ "${n%%=*}" = headers ] || out+=" $img"
+			out+=" ${img/image/headers}" ;;
+		host)	out+=" make gcc libc6-dev perl busybox-static git patch"
+			# make style: checkpatch.pl's source, sparse, the linters
+			out+=" linux-source-6.12 xz-utils sparse shellcheck pyflakes3"
+			# tools/report.py
+			out+=" python3 python3-scipy python3-matplotlib" ;;
+		check)	out+=" dkms sparse linux-source-6.1 git"
+			out+=" python3 python3-scipy python3-matplotlib" ;;
+		*)	echo "tracerbench: no such need: $n" >&2
+			return 1 ;;
+		esac
 	done
+	echo "$out" | tr ' ' '\n' | awk 'NF && !seen[$0]++'
 }
 
-# Install whatever is missing; a no-op on a machine that has it all.
+# tb_install [NEED...]: install whatever tb_packages NEEDs lists that is
+# missing; a no-op on a machine that has it all.
 tb_install()
 {
-	local missing=() p
+	local pkgs
 
-	for p in $(tb_packages); do
+	pkgs=$(tb_packages "$@") || return 1
+	# shellcheck disable=SC2086 # package names are words
+	tb_install_packages $pkgs
+}
+
+# tb_install_packages PACKAGE...: install those missing. Not as root,
+# fail with the one apt-get line to run; from a terminal (stdin, and
+# stderr for the question), ask first; otherwise (CI, make check's parts,
+# whose output goes to their logs), install.
+tb_install_packages()
+{
+	local missing=() p answer
+
+	for p in "$@"; do
 		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
 			grep -q ' installed$' || missing+=("$p")
 	done
 	[ ${#missing[@]} -eq 0 ] && return 0
 	if [ "$(id -u)" != 0 ]; then
-		echo "tracerbench: run as root to install: ${missing[*]}" >&2
+		echo "tracerbench: missing packages; install them as root:" >&2
+		echo "apt-get install --no-install-recommends ${missing[*]}" >&2
 		return 1
+	fi
+	if [ -t 0 ] && [ -t 2 ]; then
+		printf 'tracerbench: install %s? [Y/n] ' "${missing[*]}" >&2
+		read -r answer || answer=n
+		case $answer in
+		"" | [Yy]*)	;;
+		*)	echo "tracerbench: not installed; to install them:" >&2
+			echo "apt-get install --no-install-recommends ${missing[*]}" >&2
+			return 1 ;;
+		esac
 	fi
 	echo "tracerbench: installing ${missing[*]}" >&2
 	export DEBIAN_FRONTEND=noninteractive
@@ -98,6 +155,12 @@ tb_guest_debs()
 # The kernel release a meta-package currently points at.
 tb_release()
 {
-	dpkg-query -W -f='${Depends}\n' "$(tb_image_pkg "$1")" |
-		grep -o 'linux-image-[^ ,]*' | head -n 1 | sed 's/^linux-image-//'
+	local img
+
+	# the headers' meta-package, which names the release its image's
+	# does: all a module build or make style installs
+	img=$(tb_image_pkg "$1") || return 1
+	dpkg-query -W -f='${Depends}\n' "${img/image/headers}" |
+		grep -o 'linux-headers-[^ ,]*' | head -n 1 |
+		sed 's/^linux-headers-//'
 }
