@@ -21,9 +21,12 @@ usage()
 	cat <<EOF
 usage: tools/bench.sh [options] KERNEL...
        tools/bench.sh --host [options]
-KERNEL is one of
+KERNEL is one of (doc/bench.md, "Kernels": the grammar of every tool)
+  [LABEL=]DEBIAN                   a Debian kernel of the arch: 6.1, 6.12,
+                                   6.12-rt (x86_64)
   [LABEL=]VARIANT                  notrace, trace, debug or rt-debug, built from
-                                   linux-source-6.12 (tools/kconfig/)
+                                   linux-source-6.12 (tools/kconfig/), those
+                                   the arch builds
   [LABEL=]VARIANT,patches=PATH[,config=FRAGMENT]...
                                    that variant with a patch series (a
                                    directory of git format-patch files, a
@@ -33,9 +36,11 @@ KERNEL is one of
   [LABEL=]VARIANT,tree=PATH[@REV][,patches=PATH][,config=FRAGMENT]...
                                    that variant of your own kernel tree (6.1
                                    or later): a git tree at REV (a tag,
-                                   branch or commit) or its files as they
-                                   are, or a plain source directory; only
-                                   read, built in the cache
+                                   branch or commit, such as for-next/core:
+                                   split at the last @ after a directory)
+                                   or its files as they are, or a plain
+                                   source directory; only read, built in
+                                   the cache
   LABEL=bzimage=FILE,build=DIR     your own build: the image (bzImage, or
                                    arm64's Image) and the build
                                    tree to build the module against
@@ -163,7 +168,7 @@ write_env()
 		if [ $host = 1 ]; then
 			echo "kernels $host_label"
 		else
-			echo "kernels ${labels[*]}"
+			echo "kernels ${TB_SPEC_LABELS[*]}"
 		fi
 		if [ $host = 1 ]; then
 			echo "arch $(uname -m)"
@@ -222,196 +227,11 @@ run_host()
 	echo "bench.sh: results in $out" >&2
 }
 
-labels=()
-declare -A kind=() variant=() patches=() frags=() image=() kbuild=() spec_of=()
-declare -A tree=() commit=()
-
-# check_own_build SPEC IMAGE DIR: refuse, before anything is built or
-# booted, a build the guest cannot use: one for another architecture, a
-# kernel before 6.1, or a .config without what the guest needs, each
-# option named and written to a fragment to merge.
-check_own_build()
-{
-	local spec=$1 img=$2 bld=$3 arch rel lacks frag
-
-	[ -f "$bld/.config" ] || die "$spec: $bld has no .config"
-	arch=$(tb_image_arch "$img")
-	case $arch:$TB_ARCH in
-	x86:x86_64 | x86:i386 | arm64:arm64)	;;
-	:*)	die "$spec: $img is no x86 bzImage nor arm64 Image" ;;
-	*)	die "$spec: $img is an $arch image, not one for $TB_ARCH (--arch)" ;;
-	esac
-	arch=$(tb_config_arch "$bld/.config")
-	[ "$arch" = "$TB_ARCH" ] ||
-		die "$spec: $bld/.config builds for ${arch:-another architecture}, not $TB_ARCH (--arch)"
-	rel=$(cat "$bld/include/config/kernel.release" 2>/dev/null) ||
-		die "$spec: $bld has no include/config/kernel.release: is it built?"
-	tb_release_at_least "$rel" 6 1 ||
-		die "$spec: $rel is older than 6.1, the oldest kernel tracerbench supports"
-	lacks=$(tb_guest_config_lacks "$bld/.config")
-	[ -z "$lacks" ] && return 0
-	{ mkdir -p "$TB_OUT" &&
-		frag=$(mktemp "$TB_OUT/guest-needs-XXXXXX.config") &&
-		echo "$lacks" >"$frag"; } || die "cannot write a fragment in $TB_OUT"
-	echo "bench.sh: $spec: $bld/.config lacks what the guest needs:" >&2
-	# shellcheck disable=SC2001 # a prefix on every line
-	echo "$lacks" | sed 's/^/  /' >&2
-	echo "merge $frag (in the kernel's source), then rebuild:" >&2
-	echo "  scripts/kconfig/merge_config.sh -m -O $bld $bld/.config $frag" >&2
-	echo "  make -C $bld olddefconfig all" >&2
-	exit 1
-}
-
-# parse_spec SPEC: one KERNEL argument into the tables above
-parse_spec()
-{
-	local spec=$1 label='' field key val base='' p='' f='' img='' bld=''
-	local tpath='' trev='' tcommit=''
-
-	IFS=, read -ra fields <<<"$spec"
-	[ ${#fields[@]} -gt 0 ] || die "empty kernel"
-	field=${fields[0]}
-	if [[ $field == *=* ]]; then
-		key=${field%%=*}
-		val=${field#*=}
-		case $key in
-		bzimage)	img=$val ;;
-		patches | config | build)
-				die "$spec: name the variant first, as in trace,$field" ;;
-		*)		label=$key; base=$val ;;
-		esac
-		if [[ $base == bzimage=* ]]; then
-			img=${base#bzimage=}
-			base=
-		fi
-	else
-		base=$field
-	fi
-	for field in "${fields[@]:1}"; do
-		[[ $field == *=* ]] || die "$spec: '$field' is not KEY=VALUE"
-		key=${field%%=*}
-		val=${field#*=}
-		[ -n "$val" ] || die "$spec: $key= wants a value"
-		# the shell expands no ~ after KEY=
-		val=${val/#\~/$HOME}
-		case $key in
-		patches)	[ -z "$p" ] || die "$spec: one patch series per kernel"
-				p=$(realpath -e "$val") ||
-					die "$spec: no such patch series: $val"
-				tb_patch_list "$p" >/dev/null ||
-					die "$spec: bad patch series $val" ;;
-		config)		[ -f "$val" ] ||
-					die "$spec: no such kconfig fragment: $val"
-				f="$f $(realpath "$val")" ;;
-		build)		bld=$val ;;
-		bzimage)	img=$val ;;
-		tree)		[ -z "$tpath" ] || die "$spec: one tree per kernel"
-				tpath=$val
-				# PATH@REV; a path may hold an @, a revision no /
-				if [[ $val == *@* && ${val##*@} != */* ]]; then
-					tpath=${val%@*}
-					trev=${val##*@}
-					[ -n "$trev" ] || die "$spec: tree=PATH@ wants a revision"
-				fi
-				tcommit=$(tb_tree_check "$tpath" "$trev" 2>&1) ||
-					die "$spec: $tcommit"
-				tpath=$(cd "$tpath" && pwd -P) ;;
-		*)		die "$spec: unknown key $key (patches, config, tree, bzimage, build)" ;;
-		esac
-	done
-	if [ -n "$img" ]; then
-		[ -z "$base$p$f$tpath" ] ||
-			die "$spec: your own build takes bzimage= and build= only"
-		[ -n "$label" ] || die "$spec: give your own build a label: LABEL=bzimage=..."
-		[ -f "$img" ] || die "$spec: no such image: $img"
-		[ -n "$bld" ] || die "$spec: build=DIR, the image's build tree, is missing"
-		{ [ -f "$bld/Makefile" ] && [ -f "$bld/Module.symvers" ]; } ||
-			die "$spec: $bld is no kernel build tree (no Makefile or Module.symvers)"
-		check_own_build "$spec" "$img" "$bld"
-	else
-		[ -z "$bld" ] || die "$spec: build= goes with bzimage="
-		tb_is_built "$base" ||
-			die "$spec: '$base' is no kernel variant ($TB_VARIANTS)"
-	fi
-	# every patch applies, in order, before anything is built
-	if [ -n "$p" ] && [ -n "$tpath" ]; then
-		tb_series_check "$p" "" "$tpath" "$tcommit" || exit 1
-	elif [ -n "$p" ]; then
-		tb_kernel_source || die "cannot unpack linux-source-6.12"
-		tb_series_check "$p" "$TB_SRC" || exit 1
-	fi
-	if [ -z "$label" ]; then
-		label=$base
-		# a tree by its directory's name and the revision asked for
-		[ -z "$tpath" ] ||
-			label=$label+$(basename "$tpath")${trev:+-$trev}
-		label=${label//[^A-Za-z0-9_+-]/-}
-		# a series file is named for its directory, whatever its
-		# name; an mbox or a patch for itself, without its extension
-		if [ -f "$p" ] && tb_is_mail "$p"; then
-			label=$label+$(basename "$p" | sed 's/\.[^.]*$//')
-		elif [ -f "$p" ]; then
-			label=$label+$(basename "$(dirname "$p")")
-		elif [ -n "$p" ]; then
-			label=$label+$(basename "$p")
-		fi
-		for val in $f; do
-			label=$label+$(basename "$val" .config)
-		done
-	fi
-	[[ $label =~ ^[A-Za-z0-9_+-]+$ ]] ||
-		die "$spec: the label '$label' may hold letters, digits, _, + and - only"
-	[ -z "${spec_of[$label]:-}" ] || die "two kernels are labelled $label"
-	labels+=("$label")
-	spec_of[$label]=$spec
-	if [ -n "$img" ]; then
-		kind[$label]=own
-		image[$label]=$(realpath "$img")
-		kbuild[$label]=$(realpath "$bld")
-	elif [ -n "$tpath" ]; then
-		kind[$label]=tree
-		tree[$label]=$tpath
-		commit[$label]=$tcommit
-	elif [ -n "$p$f" ]; then
-		kind[$label]=patched
-	else
-		kind[$label]=builtin
-	fi
-	variant[$label]=$base
-	patches[$label]=$p
-	frags[$label]=${f# }
-}
-
 # prepare_kernel LABEL: build the kernel (or take it from the cache) and
-# the module for it; registers it as kernel bench-LABEL
+# register it as kernel bench-LABEL, for the module built for it
 prepare_kernel()
 {
-	local l=$1 kdir
-
-	case ${kind[$l]} in
-	builtin)
-		tb_build_kernel "${variant[$l]}" ||
-			die "building the ${variant[$l]} kernel failed: $(tb_kernel_dir "${variant[$l]}")/build.log"
-		kdir=$(tb_kernel_dir "${variant[$l]}")
-		image[$l]=$kdir/$TB_KIMAGE
-		;;
-	patched)
-		kdir=$(tb_build_patched "${variant[$l]}" "${patches[$l]}" \
-			"${frags[$l]}") || die "kernel $l: see above"
-		image[$l]=$kdir/$TB_KIMAGE
-		;;
-	tree)
-		kdir=$(tb_build_tree "${tree[$l]}" "${commit[$l]}" \
-			"${variant[$l]}" "${patches[$l]}" "${frags[$l]}") ||
-			die "kernel $l: see above"
-		image[$l]=$kdir/$TB_KIMAGE
-		;;
-	own)
-		kdir=${kbuild[$l]}
-		;;
-	esac
-	kbuild[$l]=$kdir
-	tb_custom_kernel "bench-$l" "$kdir" "${image[$l]}"
+	tb_spec_build "$1" "bench-$1" || die "kernel $1: see above"
 }
 
 # The kernels that share an image share a boot, and its module.
@@ -421,21 +241,22 @@ boots=()
 # kernel_env LABEL: what the host knows of a kernel, for kernels/LABEL.env
 kernel_env()
 {
-	local l=$1 cfg=${kbuild[$1]}/.config
+	local l=$1 cfg=${TB_SPECS[$1.kdir]}/.config p=${TB_SPECS[$1.patches]}
+	local t=${TB_SPECS[$1.tree]}
 
-	echo "spec ${spec_of[$l]}"
-	echo "kind ${kind[$l]}"
-	echo "image ${image[$l]}"
-	echo "build_tree ${kbuild[$l]}"
+	echo "spec ${TB_SPECS[$l.spec]}"
+	echo "kind ${TB_SPECS[$l.kind]}"
+	echo "image ${TB_SPECS[$l.image]}"
+	echo "build_tree ${TB_SPECS[$l.kdir]}"
 	if [ -f "$cfg" ]; then
 		echo "config_hash $(sha256sum <"$cfg" | cut -c 1-16)"
 	fi
-	echo "image_hash $(sha256sum <"${image[$l]}" | cut -c 1-16)"
-	[ -n "${patches[$l]}" ] && echo "patches ${patches[$l]}" &&
-		echo "patch_files $(tb_patch_list "${patches[$l]}" quiet | xargs -n 1 basename | tr '\n' ' ')"
-	[ -n "${frags[$l]}" ] && echo "fragments ${frags[$l]}"
-	[ -n "${tree[$l]:-}" ] && echo "tree ${tree[$l]}" &&
-		echo "tree_state $(tb_tree_state "${tree[$l]}" "${commit[$l]}")"
+	echo "image_hash $(sha256sum <"${TB_SPECS[$l.image]}" | cut -c 1-16)"
+	[ -n "$p" ] && echo "patches $p" &&
+		echo "patch_files $(tb_patch_list "$p" quiet | xargs -n 1 basename | tr '\n' ' ')"
+	[ -n "${TB_SPECS[$l.frags]}" ] && echo "fragments ${TB_SPECS[$l.frags]}"
+	[ -n "$t" ] && echo "tree $t" &&
+		echo "tree_state $(tb_tree_state "$t" "${TB_SPECS[$l.commit]}")"
 	return 0
 }
 
@@ -444,10 +265,11 @@ kernel_env()
 # against the first kernel's, for the functions a patch added
 code_env()
 {
-	local l=$1 vmlinux=${kbuild[$1]}/vmlinux base=${kbuild[${labels[0]}]}/vmlinux
+	local l=$1 vmlinux=${TB_SPECS[$1.kdir]}/vmlinux
+	local base=${TB_SPECS[${TB_SPEC_LABELS[0]}.kdir]}/vmlinux
 
 	[ -f "$vmlinux" ] || vmlinux=
-	[ -n "$vmlinux" ] && [ -f "$base" ] && [ "$l" != "${labels[0]}" ] || base=
+	[ -n "$vmlinux" ] && [ -f "$base" ] && [ "$l" != "${TB_SPEC_LABELS[0]}" ] || base=
 	"$TB_TOP/tools/codesize.sh" --clocks "${clock:-cycles}" "$2" \
 		${vmlinux:+"$vmlinux"} ${base:+"$base"}
 }
@@ -500,11 +322,10 @@ run_qemu()
 	local l b k boot=0 nboots r start elapsed left kargs ktap per_boot
 	local pos order
 
-	tb_install >&2 || die "cannot install the packages"
 	mkdir -p "$TB_OUT"
-	for l in "${labels[@]}"; do
+	for l in "${TB_SPEC_LABELS[@]}"; do
 		prepare_kernel "$l"
-		b=${image[$l]}
+		b=${TB_SPECS[$l.image]}
 		if [ -z "${boot_labels[$b]:-}" ]; then
 			boots+=("$b")
 			boot_labels[$b]=$l
@@ -571,7 +392,7 @@ run_qemu()
 		done
 	done
 	# the guest's view of each kernel, then the host's
-	for l in "${labels[@]}"; do
+	for l in "${TB_SPEC_LABELS[@]}"; do
 		[ -f "$out/kernels/$l.env" ] || die "no description of kernel $l came back"
 		# the host's figures replace the guest's (config_hash)
 		{ awk 'NR == FNR { host[$1] = 1; print; next } !($1 in host)' \
@@ -591,8 +412,17 @@ if [ $host = 1 ]; then
 	make_out
 	run_host
 else
+	# every kernel read before anything is installed or built; then
+	# what they need installed, and their checks that need it
+	needs=(module guest)
 	for s in "${specs[@]}"; do
-		parse_spec "$s"
+		tb_spec_add "$s"
+		# shellcheck disable=SC2207 # needs are words
+		needs+=($(tb_spec_needs "$TB_SPEC_LAST"))
+	done
+	tb_install "${needs[@]}" >&2 || die "cannot install the packages"
+	for l in "${TB_SPEC_LABELS[@]}"; do
+		tb_spec_check "$l" || exit 1
 	done
 	make_out
 	run_qemu

@@ -31,6 +31,8 @@ TB_DEBS=$TB_CACHE/debs
 . "$TB_TOP/tools/lib/kernel.sh" || return 1
 # shellcheck source=tools/lib/tree.sh
 . "$TB_TOP/tools/lib/tree.sh" || return 1
+# shellcheck source=tools/lib/spec.sh
+. "$TB_TOP/tools/lib/spec.sh" || return 1
 # shellcheck source=tools/lib/boot.sh
 . "$TB_TOP/tools/lib/boot.sh" || return 1
 # shellcheck source=tools/lib/progress.sh

@@ -34,6 +34,8 @@ tb_arch_load()
 	TB_PART_SECONDS=
 	# shellcheck disable=SC2034
 	TB_BIG_SAMPLES=
+	# shellcheck disable=SC2034 # read by tools/lib/spec.sh
+	TB_ARCH_TREE=
 	# shellcheck source=tools/arch/x86_64.conf
 	. "$conf" || return 1
 	TB_ARCH=$1
@@ -50,6 +52,7 @@ tb_arch_load()
 }
 
 # tb_arch_builds KERNEL...: the architecture builds each of these kernels
+# (the kernel spec's check, tools/lib/spec.sh)
 tb_arch_builds()
 {
 	local k
