@@ -9,8 +9,10 @@
 #   tools/boot.sh [--arch ARCH] [--icount] [--vcpus N] [--mem SIZE] KERNEL
 #                 [GROUP...] [-- KERNEL_ARG...]
 #
-# KERNEL is one of the arch's kernels (tools/lib/arch.sh: 6.12, 6.1,
-# 6.12-rt; notrace, trace, debug); GROUPs are tools/guest/suite.sh's, as
+# KERNEL is a kernel spec, as bench.sh takes it (doc/bench.md, "Kernels"):
+# a Debian kernel of the arch (6.12), a variant (trace), one with
+# patches=, config= or tree=, or your own build; GROUPs are
+# tools/guest/suite.sh's, as
 # words or a comma-separated list; KERNEL_ARGs reach the guest's command
 # line (tb.*= settings of the suite). --icount runs the guest clock by
 # instructions, -icount shift=0,sleep=off.
@@ -22,9 +24,11 @@ usage()
 {
 	cat <<EOF
 usage: tools/boot.sh [options] KERNEL [GROUP...] [-- KERNEL_ARG...]
-Build KERNEL (for a variant of linux-source-6.12) and the module, boot it
-under QEMU with the guest suite's GROUPs (default functional; words or a
+Build KERNEL (unless it is Debian's) and the module, boot it under QEMU
+with the guest suite's GROUPs (default functional; words or a
 comma-separated list) and print their KTAP; exit 1 on a failure.
+KERNEL is a kernel spec, as bench.sh takes it: 6.12 (Debian's), trace,
+trace,patches=DIR, trace,tree=PATH@REV, ... (doc/bench.md, "Kernels").
 KERNEL_ARGs (tb.NAME=VALUE) reach the guest's command line.
 options (--opt VALUE or --opt=VALUE):
   --arch ARCH      the guest's architecture: $(tb_all_archs | tr '\n' ' ')
@@ -34,7 +38,7 @@ options (--opt VALUE or --opt=VALUE):
   --mem SIZE       the guest's memory: 512M, 2G, ... (default \$TB_MEM, or 1G)
   --icount         exact guest clock: -icount shift=0,sleep=off
   -h, --help       print this and exit
-The kernels of each arch: doc/bench.md; the conventions: doc/cli.md.
+The kernels and their grammar: doc/bench.md; the conventions: doc/cli.md.
 EOF
 }
 
@@ -61,7 +65,7 @@ while [ "$1" != -- ]; do
 done
 shift
 { [ $# -ge 1 ] && [ "$1" != -- ]; } || tb_usage_error "no KERNEL given"
-k=$1 groups=
+spec=$1 groups=
 shift
 while [ $# -gt 0 ] && [ "$1" != -- ]; do
 	[[ $1 =~ ^[a-z]+(,[a-z]+)*$ ]] ||
@@ -70,9 +74,10 @@ while [ $# -gt 0 ] && [ "$1" != -- ]; do
 	shift
 done
 [ $# -gt 0 ] && shift
-why=$(tb_arch_kernel "$k") || tb_usage_error "$why"
+tb_spec_add "$spec"
+k=${TB_SPECS[$TB_SPEC_LAST.name]}
 
-tb_prepare "$k" || exit 1
+tb_spec_prepare "$TB_SPEC_LAST" || exit 1
 out=$TB_OUT/boot-$(tb_name "$k")
 tb_make_initramfs "$k" "$out.cpio.gz" || exit 1
 TB_ICOUNT=$icount TB_TCG_THREAD=${TB_TCG_THREAD-single} \

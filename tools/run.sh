@@ -6,7 +6,8 @@
 # TCG emulates the CPU, so the cycle counts only compare with each other.
 # With --arch arm64 (make run TB_ARCH=arm64), or another arch without
 # Debian kernels, the kernel built from linux-source-6.12 that
-# tools/arch/ARCH.conf names instead.
+# tools/arch/ARCH.conf names instead; --kernel KERNEL, any kernel spec
+# (doc/bench.md, "Kernels"). It installs what that kernel needs alone.
 set -u
 # shellcheck source=tools/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -14,31 +15,36 @@ set -u
 usage()
 {
 	cat <<EOF
-usage: tools/run.sh [--arch ARCH]
+usage: tools/run.sh [--arch ARCH] [--kernel KERNEL]
 make run: build the module, boot a kernel with it under QEMU, run one
 benchmark with the defaults and print the results.
 options (--opt VALUE or --opt=VALUE):
   --arch ARCH      the guest's architecture: $(tb_all_archs | tr '\n' ' ')
                    (default x86_64, with Debian's 6.12; make run TB_ARCH=ARCH)
+  --kernel KERNEL  the kernel to boot, a kernel spec as bench.sh takes it
+                   (default 6.12, or the arch's built kernel: trace on arm64)
   -h, --help       print this and exit
 EOF
 }
 
 tb_cli_name=run.sh
-tb_cli_values="--arch"
+tb_cli_values="--arch --kernel"
 tb_cli_parse "$@"
 set -- "${tb_cli_argv[@]}"
+spec=
 while [ "$1" != -- ]; do
 	case $1 in
-	--arch)	tb_arch_load "$2" || exit 2 ;;
+	--arch)		tb_arch_load "$2" || exit 2 ;;
+	--kernel)	spec=$2 ;;
 	esac
 	shift 2
 done
 shift
 [ $# = 0 ] || tb_usage_error "unexpected operand '$1'"
 
-k=${TB_ARCH_PLAIN:-6.12}
-tb_prepare "$k" || exit 1
+tb_spec_add "${spec:-${TB_ARCH_PLAIN:-6.12}}"
+k=${TB_SPECS[$TB_SPEC_LAST.name]}
+tb_spec_prepare "$TB_SPEC_LAST" || exit 1
 tb_make_initramfs "$k" "$TB_OUT/initrd-run.cpio.gz" || exit 1
 tb_boot "$k" "$TB_OUT/initrd-run.cpio.gz" show 300 "$TB_OUT/run"
 if ! grep -q '^irq_save' "$TB_OUT/run.ktap" 2>/dev/null; then

@@ -7,10 +7,11 @@
 # (MemAvailable before the run less its lowest value during the run,
 # sampled every 0.2 s, so a peak shorter than that can be missed).
 #
-#   tools/scale.sh [--arch x86_64] [--kernel LABEL] [SAMPLES...]
-#   tools/scale.sh [--arch x86_64] [--kernel LABEL] --against REV [--rounds N] [SAMPLES]
+#   tools/scale.sh [--arch x86_64] [--kernel KERNEL] [SAMPLES...]
+#   tools/scale.sh [--arch x86_64] [--kernel KERNEL] --against REV [--rounds N] [SAMPLES]
 #
-# LABEL is a kernel of tools/lib/arch.sh (default 6.12); SAMPLES (words or
+# KERNEL is a kernel spec, as bench.sh takes it (default 6.12, Debian's;
+# doc/bench.md, "Kernels"); SAMPLES (words or
 # a comma-separated list) default to 10^5 10^6 10^7 10^8 per CPU. x86-64
 # only (why_x86_64). The 10^8 run takes a few minutes.
 #
@@ -39,7 +40,8 @@ comma-separated list; default 100000,1000000,10000000,100000000). With
 in turns, N rounds (default 3) of SAMPLES (default 1000000).
 options (--opt VALUE or --opt=VALUE):
   --arch ARCH      x86_64 alone (below)
-  --kernel LABEL   the kernel to boot (default 6.12, Debian's)
+  --kernel KERNEL  the kernel to boot (default 6.12, Debian's), a kernel
+                   spec as bench.sh takes it (doc/bench.md, "Kernels")
   --against REV    a git revision or a directory of another module's source
   --rounds N       rounds with --against (default 3)
   -h, --help       print this and exit
@@ -76,9 +78,13 @@ for n in $sizes; do
 	[[ $n =~ ^[1-9][0-9]{0,11}$ ]] ||
 		tb_usage_error "SAMPLES are counts from 1, not '$n'"
 done
-why=$(tb_arch_kernel "$k") || tb_usage_error "--kernel: $why"
+tb_spec_add "$k"
+k=${TB_SPECS[$TB_SPEC_LAST.name]}
 
-tb_prepare "$k" || exit 1
+against_needs=
+[ -z "$against" ] || [ -d "$against" ] || against_needs=git
+# shellcheck disable=SC2086 # none, or one need
+tb_spec_prepare "$TB_SPEC_LAST" $against_needs || exit 1
 
 # build_against: the module of revision $against, as $TB_OUT/against/against.ko
 build_against()

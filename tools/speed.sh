@@ -12,11 +12,11 @@
 # what lies outside the windows. A benchmark, not a test: it prints
 # figures and passes no judgement on them.
 #
-#   tools/speed.sh [--arch x86_64] [--kernel LABEL] [--batch B] [N [STEP]]
+#   tools/speed.sh [--arch x86_64] [--kernel KERNEL] [--batch B] [N [STEP]]
 #
-# x86-64 only (why_x86_64). LABEL is a kernel of tools/lib/arch.sh
-# (default 6.12, Debian's, which needs
-# no build); B is the pairs per window (default 1); N defaults to 10^5,
+# x86-64 only (why_x86_64). KERNEL is a kernel spec, as bench.sh takes
+# it (default 6.12, Debian's, which needs no build; doc/bench.md,
+# "Kernels"); B is the pairs per window (default 1); N defaults to 10^5,
 # STEP to 10^5. Both should be multiples of the module's block of 1000
 # samples, so that the runs differ by whole rounds. Durations are turned
 # into counter ticks at the run's counter_hz: under icount the TSC (clock
@@ -35,7 +35,8 @@ one benchmark of N and one of N + STEP samples per CPU (default 100000
 each) and print the instructions a sample costs, in its window and out.
 options (--opt VALUE or --opt=VALUE):
   --arch ARCH      x86_64 alone (below)
-  --kernel LABEL   the kernel to boot (default 6.12, Debian's)
+  --kernel KERNEL  the kernel to boot (default 6.12, Debian's), a kernel
+                   spec as bench.sh takes it (doc/bench.md, "Kernels")
   --batch B        pairs per timed window (default 1)
   -h, --help       print this and exit
 EOF
@@ -64,9 +65,10 @@ for v in "$n" "$step" "$batch"; do
 	[[ $v =~ ^[1-9][0-9]{0,9}$ ]] ||
 		tb_usage_error "N, STEP and --batch are counts from 1, not '$v'"
 done
-why=$(tb_arch_kernel "$k") || tb_usage_error "--kernel: $why"
+tb_spec_add "$k"
+k=${TB_SPECS[$TB_SPEC_LAST.name]}
 
-tb_prepare "$k" || exit 1
+tb_spec_prepare "$TB_SPEC_LAST" || exit 1
 
 tb_make_initramfs "$k" "$TB_OUT/initrd-cost.cpio.gz" || exit 1
 out=$TB_OUT/cost-$k

@@ -65,17 +65,6 @@ tb_arch_builds()
 	done
 }
 
-# tb_arch_kernel KERNEL: KERNEL is one of the architecture's, Debian's or
-# built; if not, prints why not
-tb_arch_kernel()
-{
-	case " $TB_ARCH_KERNELS $TB_ARCH_BUILT " in
-	*" $1 "*)	return 0 ;;
-	esac
-	echo "$TB_ARCH has no kernel '$1': $(tb_list "$TB_ARCH_KERNELS $TB_ARCH_BUILT")"
-	return 1
-}
-
 # tb_arch_param NAME DEFAULT: the value of tb.NAME= in the architecture's
 # kernel arguments (TB_ARCH_APPEND), as the guest's cmdline_param reads it.
 tb_arch_param()

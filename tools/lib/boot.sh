@@ -107,26 +107,3 @@ tb_boot()
 	sed -i 's/\r$//' "$out".console "$out".ktap
 	return $rc
 }
-
-# tb_prepare KERNEL: what booting KERNEL with the module takes, for the
-# tools that boot one kernel (scale.sh, speed.sh): the packages (a Debian
-# kernel's own among them), the kernel if it is built from
-# linux-source-6.12, and the module. Sets TB_KERNELS to what it installed.
-tb_prepare()
-{
-	local k=$1
-
-	TB_KERNELS=$k
-	# shellcheck disable=SC2034 # read by tb_install (tools/lib/pkg.sh)
-	tb_is_built "$k" && TB_KERNELS=
-	tb_install >&2 || return 1
-	mkdir -p "$TB_OUT"
-	if tb_is_built "$k" && ! tb_build_kernel "$k"; then
-		echo "tracerbench: building the $k kernel failed" >&2
-		return 1
-	fi
-	if ! tb_build_module "$k"; then
-		cat "$(dirname "$(tb_module "$k")")/build.log" >&2
-		return 1
-	fi
-}
