@@ -320,7 +320,7 @@ bench_initrd()
 run_qemu()
 {
 	local l b k boot=0 nboots r start elapsed left kargs ktap per_boot
-	local pos order
+	local pos order nstates secs commas
 
 	mkdir -p "$TB_OUT"
 	for l in "${TB_SPEC_LABELS[@]}"; do
@@ -352,6 +352,9 @@ run_qemu()
 	per_boot=1
 	[ ${#boots[@]} = 1 ] && per_boot=$rounds
 	nboots=$((rounds * ${#boots[@]} / per_boot))
+	# the states a boot runs at most, each kernel having at most three
+	nstates=3
+	[ -z "$states" ] || nstates=$(tr ',' '\n' <<<"$states" | wc -l)
 	start=$SECONDS
 	for ((r = 1; r <= rounds; r += per_boot)); do
 		# the boots rotate by one each round: each kernel boots at
@@ -374,9 +377,12 @@ run_qemu()
 			       "tb.batch=$batch")
 			[ -n "$clock" ] && kargs+=(tb.clock="$clock")
 			[ -n "$states" ] && kargs+=(tb.states="$states")
+			commas=${boot_labels[$b]//[^,]/}
+			secs=$(tb_boot_timeout $((per_boot * (${#commas} + 1) * nstates)) \
+				"$nr_samples" "$batch" "$TB_CPUS")
 			TB_ICOUNT=$icount TB_TCG_THREAD=${TB_TCG_THREAD-single} \
 				tb_boot_progress "$boot" "$nboots" "$rounds" "$start" \
-				"bench-$l" "$(bench_initrd "$l")" collect 1800 \
+				"bench-$l" "$(bench_initrd "$l")" collect "$secs" \
 				"$ktap" "${kargs[@]}"
 			if ! grep -q '^1\.\.' "$ktap.ktap" ||
 			   grep -q '^not ok' "$ktap.ktap"; then

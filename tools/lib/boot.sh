@@ -107,3 +107,19 @@ tb_boot()
 	sed -i 's/\r$//' "$out".console "$out".ktap
 	return $rc
 }
+
+# tb_boot_timeout RUNS SAMPLES BATCH VCPUS: the seconds a boot that runs
+# RUNS benchmarks of SAMPLES samples per CPU, of BATCH pairs each, on
+# VCPUS vCPUs gets before it is taken for hung (bench.sh; doc/bench.md,
+# "Rounds"): 600 s to boot and load, and 0.5 ms per pair per vCPU per
+# run, the vCPUs taking turns in one host thread (TB_TCG_THREAD=single).
+# That is some 17 times what x86-64's trace kernel took under TCG, events
+# off and on (16 rounds of 2 states of 2 labels, 2000 samples, 4 vCPUs:
+# 15 s), so that a debug kernel's, or arm64's events, fit too. A bound
+# for hangs only, of a week at most.
+tb_boot_timeout()
+{
+	awk -v r="$1" -v n="$2" -v b="$3" -v c="$4" 'BEGIN {
+		s = 600 + r * n * b * c / 2000
+		printf "%d\n", s < 604800 ? s : 604800 }'
+}
