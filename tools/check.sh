@@ -243,7 +243,6 @@ run_scenarios()
 }
 
 start=$SECONDS
-tb_install || refuse "install packages" 1
 mkdir -p "$TB_OUT"
 
 # the checks, by what they check
@@ -337,16 +336,58 @@ run_part()
 # long part runs alone; their lines are printed as they come
 # (tools/check/parts.sh), and counted in the order asked.
 TB_ARCHS=$(tb_list "${TB_ARCHS-$(tb_all_archs)}")
-archs=
+
+# Installed first, once, is what this run needs and nothing else
+# (tools/lib/pkg.sh): the host part's packages, and those of each
+# architecture that has a part to run: an architecture none of whose
+# parts runs gets neither its cross compiler nor its guests' programs,
+# and with none the kernel source is not unpacked.
+#
+# arch_needs PART...: what the architecture loaded needs for PARTs, as
+# tb_packages takes it: its guests, kernels built and the checks' tools,
+# and Debian's kernels for the parts that boot them
+arch_needs()
+{
+	local k
+
+	echo module guest kbuild source patch git check
+	case " $* " in
+	*" debian "* | *" long "*)
+		for k in $TB_KERNELS; do
+			echo "kernel=$k"
+		done ;;
+	esac
+}
+
+archs='' pkgs=''
+case " $TB_PARTS " in
+*" host "*)
+	# shellcheck disable=SC2046 # needs are words
+	pkgs=$(tb_packages host $(for k in $TB_KERNELS; do echo "headers=$k"; done)) ||
+		refuse "host: no packages for its part" 1 ;;
+esac
 for arch in $TB_ARCHS; do
-	if ! (tb_arch_load "$arch" && tb_install && tb_guest_debs >/dev/null); then
+	if ! (tb_arch_load "$arch"); then
 		result 1 "$arch: architecture and its packages"
 		continue
 	fi
+	ap=$(tb_arch_load "$arch" && arch_parts)
 	case " $archs " in
-	*" $arch "*)	;;
-	*)		archs="$archs $arch" ;;
+	*" $arch "*)	continue ;;
 	esac
+	[ -n "$ap" ] || continue
+	# shellcheck disable=SC2046,SC2086 # needs and parts are words
+	pkgs="$pkgs $(tb_arch_load "$arch" && tb_packages $(arch_needs $ap))" ||
+		refuse "$arch: no packages for its parts" 1
+	archs="$archs $arch"
+done
+# shellcheck disable=SC2046 # package names are words
+tb_install_packages $(echo "$pkgs" | tr ' ' '\n' | awk 'NF && !seen[$0]++') ||
+	refuse "install packages" 1
+for arch in $archs; do
+	(tb_arch_load "$arch" && tb_guest_debs >/dev/null) && continue
+	result 1 "$arch: architecture and its packages"
+	archs=$(echo " $archs " | sed "s/ $arch / /")
 done
 [ -z "$archs" ] || tb_kernel_source || result 1 "linux-source-6.12 unpacked"
 parts=

@@ -102,12 +102,13 @@ python_sources()
 	tree_files | grep -E '\.py$'
 }
 
+# check_checkpatch SRC: the kernel's checkpatch.pl, of the source SRC
 check_checkpatch()
 {
 	local log=$TB_OUT/style-checkpatch.log files rc
 
 	mapfile -t files < <(c_sources)
-	"$TB_SRC/scripts/checkpatch.pl" --strict --no-tree --quiet -f \
+	"$1/scripts/checkpatch.pl" --strict --no-tree --quiet -f \
 		"${files[@]}" >"$log" 2>&1
 	rc=$?
 	sed 's/^/[checkpatch] /' "$log"
@@ -166,8 +167,10 @@ check_lint()
 
 mkdir -p "$TB_OUT"
 if tb_cli_has "$checks" checkpatch; then
-	if tb_kernel_source >"$TB_OUT/style-source.log" 2>&1; then
-		check_checkpatch
+	# the script and its data alone, where the source is not unpacked
+	if src=$(tb_source_files scripts/checkpatch.pl scripts/spelling.txt \
+		 scripts/const_structs.checkpatch 2>"$TB_OUT/style-source.log"); then
+		check_checkpatch "$src"
 	else
 		cat "$TB_OUT/style-source.log"
 		result 1 "checkpatch --strict (no kernel source)"

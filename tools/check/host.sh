@@ -23,11 +23,12 @@ check_no_kdir()
 # directory with its cover letter (left out, and said so), an mbox of the
 # series as mailed, given with ~; each list names the two patches in
 # order, and they apply in that order to the files of linux-source-6.12
-# they touch, copied aside. A quilt series and a plain directory are
-# bench.sh's own checks (check_bench_errors, the example patches).
+# they touch, copied aside (tb_source_files: the host part unpacks no
+# source). A quilt series and a plain directory are bench.sh's own checks
+# (check_bench_errors, the example patches).
 check_series_forms()
 {
-	local d=$TB_OUT/series-forms p f list form
+	local d=$TB_OUT/series-forms p f list form src
 	local pad=$TB_TOP/tools/patches/pad-irqoff irq=$TB_TOP/tools/patches/irqsoff-key
 
 	rm -rf "$d" && mkdir -p "$d/fp" || return 1
@@ -40,6 +41,9 @@ check_series_forms()
 		cp "$irq"/0001-*.patch "$d/fp/0002-irqsoff-key.patch" &&
 		cat "$d/fp/0000-cover-letter.patch" "$d"/fp/000[12]-*.patch \
 			>"$d/series.mbox" || return 1
+	# shellcheck disable=SC2046 # the files the patches touch, a word each
+	src=$(tb_source_files $(sed -n 's|^+++ b/||p' "$d"/fp/000[12]-*.patch |
+		sort -u)) || return 1
 	for form in fp mbox; do
 		case $form in
 		fp)	list=$(tb_patch_list "$d/fp" 2>"$d/$form.err") ;;
@@ -59,7 +63,7 @@ check_series_forms()
 			while read -r f; do
 				[ -f "$d/src/$f" ] && continue
 				{ mkdir -p "$d/src/$(dirname "$f")" &&
-					cp "$TB_SRC/$f" "$d/src/$f"; } || return 1
+					cp "$src/$f" "$d/src/$f"; } || return 1
 			done < <(sed -n 's|^+++ b/||p' "$p")
 			patch -d "$d/src" -p1 -s --batch <"$p" ||
 				{ echo "$form: $p does not apply"; return 1; }

@@ -486,3 +486,30 @@ tb_release_at_least()
 	[[ $major =~ ^[0-9]+$ && $minor =~ ^[0-9]+$ ]] || return 1
 	[ "$major" -gt "$2" ] || { [ "$major" -eq "$2" ] && [ "$minor" -ge "$3" ]; }
 }
+
+# tb_source_files FILE...: a directory that holds those files of
+# linux-source-6.12 (paths from its top): the source where it is unpacked
+# (TB_SRC), or else one in TB_OUT, per package version, into which they
+# are read from the package's tarball, the rest left packed: what make
+# check's host part reads (checkpatch.pl, the files the example patches
+# touch) takes no kernel source unpacked.
+tb_source_files()
+{
+	local dir f missing=()
+
+	if [ -x "$TB_SRC/scripts/checkpatch.pl" ]; then
+		echo "$TB_SRC"
+		return 0
+	fi
+	dir=$TB_OUT/linux-source-$(dpkg-query -W -f='${Version}' linux-source-6.12) ||
+		return 1
+	for f in "$@"; do
+		[ -e "$dir/$f" ] || missing+=("linux-source-6.12/$f")
+	done
+	if [ ${#missing[@]} -gt 0 ]; then
+		mkdir -p "$dir" &&
+			tar -xJf /usr/src/linux-source-6.12.tar.xz -C "$dir" \
+				--strip-components=1 "${missing[@]}" || return 1
+	fi
+	echo "$dir"
+}
