@@ -23,8 +23,9 @@
 # In both, the block's "$ command" lines (with their "\" continuations)
 # are not output and are left out, and a line saying where and when it
 # ran (the host's CPU and load, the measured counter_hz, the paths, the
-# tree's version: "tracerbench 0.3.0-g...") need only be such a line in
-# both. A masked block's warnings (lines that begin
+# tree's version: "tracerbench 0.3.0-g...", a kernel's release, spec and
+# commit in the lkml header: "  LABEL: 6.12...") need only be such a
+# line in both. A masked block's warnings (lines that begin
 # "warning: "), which what a plain-TCG run measured brings or not, are
 # left out of both. Prints a line per problem and, last,
 # "N passed, N failed"; exits 1 on any failure.
@@ -33,7 +34,8 @@ import os
 import re
 import sys
 
-ENV = re.compile(r"host CPU|counter_hz|tracerbench [0-9]")
+ENV = re.compile(r"host CPU|counter_hz|tracerbench [0-9]|"
+                 r"^  [A-Za-z0-9_+-]+: [0-9]")
 WARNING = re.compile(r"^(report\.py: )?warning: ")
 NUMBER = re.compile(r"[-+]?[0-9]+(?:\.[0-9]+)?(?:e[-+]?[0-9]+)?")
 SIGNIFICANCE = re.compile(r"(?<!\S)(?:n\.s\.|\*{1,3})(?!\S)")

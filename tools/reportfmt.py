@@ -5,6 +5,7 @@ the cover letter's (lkml), from the tables report.py's analyse() made."""
 
 import math
 import sys
+import textwrap
 
 from teststats import EXACT_FLIPS, EXACT_RANKS
 
@@ -182,9 +183,43 @@ def hz_words(hz):
     return f"{hz:g} Hz"
 
 
+# the keys of a kernel spec whose values are paths (doc/bench.md, "Kernels")
+SPEC_PATHS = ("patches", "config", "tree", "bzimage", "build")
+
+
+def kernel_words(k):
+    """A kernel as the cover letter names it: its release, its spec
+    without its label and with each path by its last component (a quilt
+    series file by its directory's too), and the commit of a tree (with
+    "+changes" for its files as they were)."""
+    words = [str(k.get("release", "?"))]
+    spec = str(k.get("spec", ""))
+    if spec:
+        fields = spec.split(",")
+        if "=" in fields[0] and not fields[0].startswith("bzimage="):
+            fields[0] = fields[0].split("=", 1)[1]
+        for i, f in enumerate(fields):
+            key, eq, val = f.partition("=")
+            if eq and key in SPEC_PATHS:
+                if key == "tree" and k.get("tree"):
+                    val = str(k["tree"])
+                parts = val.rstrip("/").split("/")
+                fields[i] = f"{key}=" + "/".join(
+                    parts[-2:] if parts[-1] == "series" else parts[-1:])
+        words.append(",".join(fields))
+    state = str(k.get("tree_state", "")).split()
+    if state[:1] == ["git"] and len(state) > 1:
+        words.append(state[1][:12] +
+                     ("+changes" if len(state) > 2 and state[2] != "-"
+                      else ""))
+    return ", ".join(words)
+
+
 def lkml_header(tables, rows, order):
-    """A line per results directory: arch, QEMU mode or the host's CPU,
-    the counter's rate; then what was run."""
+    """Lines per results directory: arch, QEMU mode or the host's CPU,
+    the counter's rate; what was run; then each kernel, by its release,
+    spec and commit (kernel_words), which tell apart directories of the
+    same machine or of two of one kind."""
     out, dirs = [], []
     for n in order:
         if rows[n]["dir"] not in dirs:
@@ -204,6 +239,14 @@ def lkml_header(tables, rows, order):
         out.append(f"  {env.get('nr_samples', '?')} samples/CPU/run, "
                    f"{rounds} round{'' if rounds in (1, '1') else 's'}, "
                    f"tracerbench {env.get('tracerbench', '?')}")
+        labels = []
+        for n in names:
+            if rows[n]["label"] not in labels:
+                labels.append(rows[n]["label"])
+                out += textwrap.wrap(
+                    f"{rows[n]['label']}: {kernel_words(rows[n]['kernel'])}",
+                    LKML_WIDTH, initial_indent="  ", subsequent_indent="    ",
+                    break_long_words=False, break_on_hyphens=False)
     return out
 
 

@@ -326,6 +326,9 @@ check_host()
 	/usr/bin/python3 "$TB_TOP/tools/unit/reportcode_test.py" \
 		>"$TB_OUT/reportcode-unit.log" 2>&1
 	collect_summary "report code unit" "$TB_OUT/reportcode-unit.log"
+	/usr/bin/python3 "$TB_TOP/tools/unit/reportlkml_test.py" \
+		>"$TB_OUT/reportlkml-unit.log" 2>&1
+	collect_summary "report lkml unit" "$TB_OUT/reportlkml-unit.log"
 	/usr/bin/python3 "$TB_TOP/tools/unit/jump_nop_test.py" \
 		>"$TB_OUT/jump-nop-unit.log" 2>&1
 	collect_summary "jump_nop unit" "$TB_OUT/jump-nop-unit.log"

@@ -70,7 +70,7 @@ step_tree()
 	result $? "bench.sh --icount: $1 of the 6.1 tree at base and at tip"
 	sed 's/^/[tree] /' "$log"
 	"$TB_TOP/tools/report.py" --format lkml --reference master-trace \
-		--primitives irq,preempt "$out" >"$TB_OUT/docs-src/tree-lkml.txt"
+		--primitives irq "$out" >"$TB_OUT/docs-src/tree-lkml.txt"
 	sed 's/^/[tree report] /' "$TB_OUT/docs-src/tree-lkml.txt"
 	if report_json "$out" master-trace "$out/report.json"; then
 		expect_diff "$out/report.json" patched-trace.off irq eq 16 exact &&
