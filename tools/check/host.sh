@@ -355,6 +355,9 @@ check_host()
 	result $? "bench.sh refuses a tree= it cannot build: no such commit, no kernel tree, before 6.1, @REV without git, no variant, a patch that does not apply"
 	check_install_update_fails
 	result $? "packages install even when apt-get update fails"
+	# the kernel spec's grammar, a boot's timeout, what each tool installs
+	"$TB_TOP/tools/unit/spec_test.sh" >"$TB_OUT/spec-unit.log" 2>&1
+	collect_summary "spec unit" "$TB_OUT/spec-unit.log"
 	check_now_us
 	result $? "guest now_us: microseconds from any clock, one that starts at 0 too"
 	check_scenarios
