@@ -9,7 +9,8 @@ TB_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TB_OUT=${TB_OUT:-$TB_TOP/.out}
 
 # The Debian kernel source, unpacked once into a cache that outlives the
-# work tree, as are the kernels built from it.
+# work tree, as are the kernels built from it; every process of the rig
+# on the machine shares it, through the locks of tools/lib/cache.sh.
 TB_CACHE=${TB_CACHE:-/var/cache/tracerbench}
 TB_SRC=$TB_CACHE/linux-source-6.12
 
@@ -21,6 +22,8 @@ TB_DEBS=$TB_CACHE/debs
 . "$TB_TOP/tools/lib/cli.sh" || return 1
 # shellcheck source=tools/lib/harness.sh
 . "$TB_TOP/tools/lib/harness.sh" || return 1
+# shellcheck source=tools/lib/cache.sh
+. "$TB_TOP/tools/lib/cache.sh" || return 1
 # shellcheck source=tools/lib/arch.sh
 . "$TB_TOP/tools/lib/arch.sh" || return 1
 # shellcheck source=tools/lib/pkg.sh
