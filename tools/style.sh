@@ -182,7 +182,7 @@ if tb_cli_has "$checks" sparse; then
 	done
 fi
 if tb_cli_has "$checks" kunit && [ "${TB_STYLE_KUNIT:-1}" != 0 ]; then
-	if [ -f "$(tb_kernel_dir debug)/.tb-built" ]; then
+	if tb_kernel_cached debug; then
 		check_kunit
 	else
 		echo "# the debug kernel is not built: KUnit module not checked"

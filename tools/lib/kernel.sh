@@ -3,12 +3,25 @@
 # Kernels built from linux-source-6.12: the source, the fragments, a tree
 # per kernel in the cache, patched kernels. Sourced by tools/lib.sh.
 
+# The source, unpacked once into the cache (TB_SRC) and held there
+# (tools/lib/cache.sh): complete once its checkpatch.pl is there.
 tb_kernel_source()
 {
-	[ -x "$TB_SRC/scripts/checkpatch.pl" ] && return 0
-	mkdir -p "$TB_CACHE" &&
-		tar -C "$TB_CACHE" -xf /usr/src/linux-source-6.12.tar.xz &&
-		[ -x "$TB_SRC/scripts/checkpatch.pl" ]
+	tb_cache_get "$TB_SRC" tb_source_unpacked tb_unpack_source
+}
+
+tb_source_unpacked()
+{
+	[ -x "$1/scripts/checkpatch.pl" ]
+}
+
+# tb_unpack_source DIR: the source's files into DIR, new
+tb_unpack_source()
+{
+	mkdir "$1" &&
+		tar -C "$1" --strip-components=1 \
+			-xf /usr/src/linux-source-6.12.tar.xz &&
+		tb_source_unpacked "$1"
 }
 
 # The variants of linux-source-6.12, the only place that names them:
@@ -186,20 +199,41 @@ tb_tree_make()
 	} >>"$tree/b/build.log" 2>&1
 }
 
-# Build kernel variant $1 unless the cache has it; the log is build.log in
-# its build directory.
+# tb_tree_built TREE: the kernel of TREE, a tree of the cache, is built
+tb_tree_built()
+{
+	[ -f "$1/b/.tb-built" ]
+}
+
+# Build kernel variant $1 unless the cache has it, and hold its tree
+# (tools/lib/cache.sh) while this process runs; the log is build.log in
+# its build directory, a failed build's too.
 tb_build_kernel()
+{
+	tb_cache_get "$(tb_kernel_tree "$1")" tb_tree_built tb_make_kernel "$1"
+}
+
+# tb_kernel_cached VARIANT: the cache has the kernel of VARIANT built;
+# held then, as tb_build_kernel holds it. Builds nothing.
+tb_kernel_cached()
 {
 	local tree
 
 	tree=$(tb_kernel_tree "$1")
-	[ -f "$tree/b/.tb-built" ] && return 0
+	tb_tree_built "$tree" && tb_cache_hold "$tree" && tb_tree_built "$tree"
+}
+
+# tb_make_kernel DIR VARIANT: the tree of VARIANT built in DIR, new, to
+# be renamed to its place in the cache: kbuild's paths are relative
+tb_make_kernel()
+{
+	local dir=$1
+
 	tb_kernel_source || return 1
-	echo "tracerbench: building the $TB_ARCH $1 kernel in $tree/b" >&2
-	rm -rf "$tree" && mkdir -p "$TB_TREES" &&
-		cp -al "$TB_SRC" "$tree" && mkdir "$tree/b" &&
-		tb_tree_build "$tree" "$1" || return 1
-	touch "$tree/b/.tb-built"
+	echo "tracerbench: building the $TB_ARCH $2 kernel in $dir/b" >&2
+	cp -al "$TB_SRC" "$dir" && mkdir "$dir/b" &&
+		tb_tree_build "$dir" "$2" || return 1
+	touch "$dir/b/.tb-built"
 }
 
 # tb_is_mail FILE: FILE is a patch or a series as mailed, not a quilt
@@ -224,16 +258,25 @@ tb_split_mail()
 	local dir
 
 	dir=$TB_CACHE/series/$(sha256sum <"$1" | cut -c 1-16)
-	if [ ! -f "$dir/.split" ]; then
-		rm -rf "$dir" && mkdir -p "$dir" || return 1
-		if head -n 1 "$1" | grep -q '^From '; then
-			git mailsplit -d4 -o"$dir" "$1" >/dev/null || return 1
-		else
-			cp "$1" "$dir/0001" || return 1
-		fi
-		touch "$dir/.split"
-	fi
+	tb_cache_get "$dir" tb_mail_split tb_make_split "$1" || return 1
 	echo "$dir"
+}
+
+tb_mail_split()
+{
+	[ -f "$1/.split" ]
+}
+
+# tb_make_split DIR FILE: FILE's messages into DIR, new
+tb_make_split()
+{
+	mkdir "$1" || return 1
+	if head -n 1 "$2" | grep -q '^From '; then
+		git mailsplit -d4 -o"$1" "$2" >/dev/null || return 1
+	else
+		cp "$2" "$1/0001" || return 1
+	fi
+	touch "$1/.split"
 }
 
 # tb_patch_list PATH [quiet]: the patches PATH names, one path a line, in
@@ -389,42 +432,51 @@ tb_patched_dir()
 
 # tb_build_patched VARIANT PATCHES FRAGMENTS: build what tb_patched_dir
 # names, unless the cache has it, from a copy of the variant's tree
-# (tb_copy_build). GNU patch replaces the files it changes, so the links
-# of patched files break and the variant's sources stay as they are; the
-# new modification times make kbuild rebuild what depends on them.
-# Prints the tree's build directory (its kernel build tree).
+# (tb_copy_build), and hold it while this process runs. GNU patch
+# replaces the files it changes, so the links of patched files break and
+# the variant's sources stay as they are; the new modification times make
+# kbuild rebuild what depends on them. Prints the tree's build directory
+# (its kernel build tree).
 tb_build_patched()
 {
-	local variant=$1 patches=$2 frags=$3 dir base p list
+	local variant=$1 patches=$2 frags=$3 dir list=''
 
 	dir=$(tb_patched_dir "$variant" "$patches" "$frags") || return 1
-	if [ ! -f "$dir/b/.tb-built" ]; then
-		list=
-		if [ -n "$patches" ]; then
-			list=$(tb_patch_list "$patches" quiet) || return 1
-		fi
-		tb_build_kernel "$variant" || {
-			echo "tracerbench: building the $variant kernel failed: $(tb_kernel_dir "$variant")/build.log" >&2
-			return 1
-		}
-		base=$(tb_kernel_tree "$variant")
-		tb_copy_build "$base" "$dir" || return 1
-		echo "# $variant $patches $frags" >"$dir/b/build.log"
-		for p in $list; do
-			tb_apply_patch "$dir" "$p" linux-source-6.12 \
-				"$dir/b/patch.log" || { rm -rf "$dir"; return 1; }
-		done
-		echo "tracerbench: building $variant${patches:+ + $patches}${frags:+ + $frags} in $dir" >&2
-		local start=$SECONDS
-		# shellcheck disable=SC2086 # a list of files, a word each
-		if ! tb_tree_build "$dir" "$variant" $frags; then
-			echo "tracerbench: building $dir failed: $dir/b/build.log" >&2
-			return 1
-		fi
-		echo "tracerbench: built in $((SECONDS - start)) s" >&2
-		touch "$dir/b/.tb-built"
+	if [ -n "$patches" ]; then
+		list=$(tb_patch_list "$patches" quiet) || return 1
 	fi
+	tb_cache_get "$dir" tb_tree_built tb_make_patched "$variant" \
+		"$patches" "$frags" "$list" || return 1
 	echo "$dir/b"
+}
+
+# tb_make_patched TMP VARIANT PATCHES FRAGMENTS LIST: the patched kernel
+# built in TMP, new, to be renamed to its place in the cache (tb_cache_get
+# does): LIST, its patches, one path a line
+tb_make_patched()
+{
+	local tmp=$1 variant=$2 patches=$3 frags=$4 list=$5 dir=${1%.tmp-*} p
+	local start=$SECONDS
+
+	tb_build_kernel "$variant" || {
+		echo "tracerbench: building the $variant kernel failed: $(tb_kernel_dir "$variant")/build.log" >&2
+		return 1
+	}
+	tb_copy_build "$(tb_kernel_tree "$variant")" "$tmp" ||
+		{ rm -rf "$tmp"; return 1; }
+	echo "# $variant $patches $frags" >"$tmp/b/build.log"
+	for p in $list; do
+		tb_apply_patch "$tmp" "$p" linux-source-6.12 \
+			"$tmp/b/patch.log" || { rm -rf "$tmp"; return 1; }
+	done
+	echo "tracerbench: building $variant${patches:+ + $patches}${frags:+ + $frags} in $tmp" >&2
+	# shellcheck disable=SC2086 # the fragments are words
+	if ! tb_tree_build "$tmp" "$variant" $frags; then
+		echo "tracerbench: building $dir failed: $dir/b/build.log" >&2
+		return 1
+	fi
+	echo "tracerbench: built in $((SECONDS - start)) s" >&2
+	touch "$tmp/b/.tb-built"
 }
 
 # --- Kernels built elsewhere ----------------------------------------------

@@ -185,60 +185,92 @@ tb_tree_update()
 
 # tb_build_tree PATH COMMIT VARIANT PATCHES FRAGMENTS: build the kernel of
 # your tree (COMMIT, or the files as they are) as VARIANT with PATCHES
-# and the extra FRAGMENTS, unless the cache has it; prints its build
-# directory. A commit of a tree already built so starts from a copy of
-# that build, updated by the files that differ, so that it rebuilds
-# what they change, as your own make would.
+# and the extra FRAGMENTS, unless the cache has it, and hold it while
+# this process runs (tools/lib/cache.sh); prints its build directory. A
+# commit of a tree already built so starts from a copy of that build,
+# updated by the files that differ, so that it rebuilds what they
+# change, as your own make would.
 tb_build_tree()
 {
 	local path=$1 commit=$2 variant=$3 patches=$4 frags=$5
-	local dir family seed='' state p list='' start=$SECONDS
+	local dir family state list=''
 
 	[ -z "$patches" ] || list=$(tb_patch_list "$patches" quiet) || return 1
 	family=$(tb_tree_family "$path" "$variant" "$patches" "$frags")
 	state=$(tb_tree_state "$path" "$commit") || return 1
 	# shellcheck disable=SC2086 # the list of patches is words
 	dir=$(tb_tree_dir "$path" "$variant" "$state" "$family" $list)
-	if [ -f "$dir/b/.tb-built" ]; then
-		echo "$dir/b"
-		return 0
-	fi
-	# the last build of the family, at a commit, to start from
-	if [ -n "$commit" ]; then
-		seed=$(grep -lx "$family" "$TB_TREES"/tree-*/b/.tb-family \
-			2>/dev/null | xargs -r ls -t 2>/dev/null | head -n 1)
-		seed=${seed%/b/.tb-family}
-		[ -n "$seed" ] && [ -f "$seed/.tb-commit" ] || seed=
-	fi
+	tb_cache_get "$dir" tb_tree_built tb_make_tree "$path" "$commit" \
+		"$variant" "$patches" "$frags" "$family" "$state" "$list" ||
+		return 1
+	echo "$dir/b"
+}
+
+# tb_tree_seed FAMILY: the last build of FAMILY at a commit, complete,
+# to start from, held while this process runs; nothing if there is none
+tb_tree_seed()
+{
+	local f seed
+
+	for f in $(grep -lx "$1" "$TB_TREES"/tree-*/b/.tb-family 2>/dev/null |
+		   xargs -r ls -t 2>/dev/null); do
+		seed=${f%/b/.tb-family}
+		case $seed in
+		*.tmp-* | *.old-*)	continue ;;
+		esac
+		if tb_tree_built "$seed" && [ -f "$seed/.tb-commit" ] &&
+		   tb_cache_hold "$seed" && tb_tree_built "$seed"; then
+			echo "$seed"
+			return 0
+		fi
+	done
+}
+
+# tb_make_tree TMP PATH COMMIT VARIANT PATCHES FRAGMENTS FAMILY STATE
+# LIST: tb_build_tree's kernel built in TMP, new, to be renamed to its
+# place in the cache: LIST, its patches, one path a line
+tb_make_tree()
+{
+	local tmp=$1 path=$2 commit=$3 variant=$4 patches=$5 frags=$6
+	local family=$7 state=$8 list=$9 dir=${1%.tmp-*} seed='' p
+	local start=$SECONDS
+
+	[ -z "$commit" ] || seed=$(tb_tree_seed "$family")
 	if [ -n "$seed" ]; then
 		echo "tracerbench: building $path@$commit from the build of $(cat "$seed/.tb-commit") in $seed" >&2
-		{ tb_copy_build "$seed" "$dir" && rm -f "$dir/b/build.log" &&
-			tb_tree_update "$dir" "$path" "$(cat "$seed/.tb-commit")" \
-				"$commit"; } || { rm -rf "$dir"; return 1; }
-		rm -f "$dir/.tb-touched"
+		if ! { tb_copy_build "$seed" "$tmp" &&
+		       rm -f "$tmp/b/build.log" &&
+		       tb_tree_update "$tmp" "$path" \
+				"$(cat "$seed/.tb-commit")" "$commit"; }; then
+			rm -rf "$tmp"
+			return 1
+		fi
+		rm -f "$tmp/.tb-touched"
 	else
-		echo "tracerbench: exporting $path${commit:+@$commit} to $dir" >&2
-		{ rm -rf "$dir" && tb_tree_export "$path" "$commit" "$dir" &&
-			mkdir -p "$dir/b"; } || { rm -rf "$dir"; return 1; }
+		echo "tracerbench: exporting $path${commit:+@$commit} to $tmp" >&2
+		if ! { tb_tree_export "$path" "$commit" "$tmp" &&
+		       mkdir -p "$tmp/b"; }; then
+			rm -rf "$tmp"
+			return 1
+		fi
 	fi
 	# a seed's files are links: replace them, never write through
-	rm -f "$dir/.tb-commit"
-	[ -z "$commit" ] || echo "$commit" >"$dir/.tb-commit"
-	echo "# $path $state $variant $patches $frags" >"$dir/b/build.log"
+	rm -f "$tmp/.tb-commit"
+	[ -z "$commit" ] || echo "$commit" >"$tmp/.tb-commit"
+	echo "# $path $state $variant $patches $frags" >"$tmp/b/build.log"
 	for p in $list; do
-		sed -n 's|^+++ b/||p' "$p" >>"$dir/.tb-touched"
-		tb_apply_patch "$dir" "$p" "$path${commit:+@$commit}" \
-			"$dir/b/patch.log" || { rm -rf "$dir"; return 1; }
+		sed -n 's|^+++ b/||p' "$p" >>"$tmp/.tb-touched"
+		tb_apply_patch "$tmp" "$p" "$path${commit:+@$commit}" \
+			"$tmp/b/patch.log" || { rm -rf "$tmp"; return 1; }
 	done
-	echo "tracerbench: building the $TB_ARCH $variant kernel of $path${commit:+@$commit} in $dir" >&2
+	echo "tracerbench: building the $TB_ARCH $variant kernel of $path${commit:+@$commit} in $tmp" >&2
 	# shellcheck disable=SC2046,SC2086 # fragment lists are words
-	if ! tb_tree_build "$dir" "$variant" $frags \
-		$(tb_tree_compat_fragments "$dir"); then
+	if ! tb_tree_build "$tmp" "$variant" $frags \
+		$(tb_tree_compat_fragments "$tmp"); then
 		echo "tracerbench: building $dir failed: $dir/b/build.log" >&2
 		return 1
 	fi
 	echo "tracerbench: built in $((SECONDS - start)) s" >&2
-	echo "$family" >"$dir/b/.tb-family"
-	touch "$dir/b/.tb-built"
-	echo "$dir/b"
+	echo "$family" >"$tmp/b/.tb-family"
+	touch "$tmp/b/.tb-built"
 }
