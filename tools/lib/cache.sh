@@ -149,7 +149,9 @@ tb_cache_build()
 	# what builders that died left: none builds it now but this one
 	rm -rf "$entry".tmp-* "$entry".old-*
 	tmp=$entry.tmp-$BASHPID
-	"$make" "$tmp" "$@"
+	# the lock is the shell's alone: kept from what MAKE runs, which
+	# may leave a process behind (git's gc --auto, detached)
+	"$make" "$tmp" "$@" {fd}<&-
 	rc=$?
 	if [ -e "$tmp" ]; then
 		tb_cache_publish "$tmp" "$entry" || rc=1
@@ -221,7 +223,8 @@ tb_cache_file()
 		echo "$$" >"$file.lock"
 		rm -f "$file".tmp-*
 		tmp=$(mktemp "$file.tmp-XXXXXX") &&
-			"$make" "$@" >"$tmp" && mv -f "$tmp" "$file" || rc=1
+			"$make" "$@" >"$tmp" {fd}<&- && mv -f "$tmp" "$file" ||
+			rc=1
 		[ -z "$tmp" ] || rm -f "$tmp"
 		: >"$file.lock"
 	fi
