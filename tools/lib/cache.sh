@@ -47,13 +47,14 @@ tb_cache_waiting()
 	fi
 }
 
-# tb_cache_holder ENTRY OWNER: (in a command substitution) a process of
-# its own that takes a shared lock of ENTRY, prints its pid once it has
-# it, and keeps it until OWNER ends. It keeps no other descriptor: not
-# the locks its caller holds, nor a pipe a caller reads to its end.
+# tb_cache_holder ENTRY OWNER [quiet]: (in a command substitution) a
+# process of its own that takes a shared lock of ENTRY (saying so if it
+# waits, unless quiet), prints its pid once it has it, and keeps it
+# until OWNER ends. It keeps no other descriptor: not the locks its
+# caller holds, nor a pipe a caller reads to its end.
 tb_cache_holder()
 {
-	local entry=$1 owner=$2
+	local entry=$1 owner=$2 quiet=${3:-}
 
 	exec </dev/null
 	(
@@ -62,25 +63,30 @@ tb_cache_holder()
 			n=${f##*/}
 			[ "$n" -gt 2 ] && [ "$n" != "$lfd" ] && eval "exec $n<&-"
 		done
-		tb_cache_lock "$lfd" -s "$entry" || exit 1
+		if [ -n "$quiet" ]; then
+			flock -s "$lfd" || exit 1
+		else
+			tb_cache_lock "$lfd" -s "$entry" || exit 1
+		fi
 		echo "$BASHPID"
 		exec >/dev/null 2>&1
 		exec -a "tracerbench-hold $entry" tail --pid="$owner" -f /dev/null
 	) &
 }
 
-# tb_cache_hold ENTRY: a shared lock of ENTRY, held until the owner
-# (tb_cache_owner) ends; once a shell. Without a lock file, in a cache
-# this user cannot write, there is nothing to hold, nor anyone to build.
+# tb_cache_hold ENTRY [quiet]: a shared lock of ENTRY, held until the
+# owner (tb_cache_owner) ends; once a shell. Without a lock file, in a
+# cache this user cannot write, there is nothing to hold, nor anyone to
+# build.
 declare -gA TB_CACHE_HELD=()
 tb_cache_hold()
 {
-	local entry=$1 pid
+	local entry=$1 quiet=${2:-} pid
 
 	pid=${TB_CACHE_HELD[$entry]:-}
 	[ -n "$pid" ] && [ -d "/proc/$pid" ] && return 0
 	[ -e "$entry.lock" ] || { : >>"$entry.lock"; } 2>/dev/null || return 0
-	pid=$(tb_cache_holder "$entry" "$(tb_cache_owner)")
+	pid=$(tb_cache_holder "$entry" "$(tb_cache_owner)" "$quiet")
 	[ -n "$pid" ] || {
 		echo "tracerbench: cannot lock $entry.lock" >&2
 		return 1
@@ -126,21 +132,29 @@ tb_cache_publish()
 	rm -rf "$old"
 }
 
-# tb_cache_build ENTRY DONE MAKE [ARG...]: under ENTRY's exclusive lock,
-# unless DONE ENTRY (it is complete: another process built it while
-# this one waited), MAKE TMP ARG... builds it in TMP, a name beside it
-# that does not exist yet; TMP, if there is one then, is published as
-# ENTRY: complete, or else without its marker, so that what failed is
-# there to read, rebuilt by the next that needs it.
+# tb_cache_build WAIT ENTRY DONE MAKE [ARG...]: under ENTRY's exclusive
+# lock, unless DONE ENTRY (another process built it meanwhile), MAKE TMP
+# ARG... builds it in TMP, a name beside it that does not exist yet;
+# TMP, if there is one then, is published as ENTRY: complete, or else
+# without its marker, so that what failed is there to read, rebuilt by
+# the next that needs it. Where another process has the lock: without
+# WAIT, say so and return 2; with it, wait for the lock, silently.
 tb_cache_build()
 {
-	local entry=$1 done=$2 make=$3 fd tmp rc
+	local wait=$1 entry=$2 done=$3 make=$4 fd tmp rc
 
-	shift 3
+	shift 4
 	mkdir -p "$(dirname "$entry")" || return 1
 	tb_cache_unhold "$entry"
 	exec {fd}<>"$entry.lock" || return 1
-	tb_cache_lock "$fd" -x "$entry" || { exec {fd}<&-; return 1; }
+	if ! flock -x -n "$fd"; then
+		if [ -z "$wait" ]; then
+			tb_cache_waiting "$entry"
+			exec {fd}<&-
+			return 2
+		fi
+		flock -x "$fd" || { exec {fd}<&-; return 1; }
+	fi
 	if "$done" "$entry"; then
 		exec {fd}<&-
 		return 0
@@ -164,17 +178,29 @@ tb_cache_build()
 # tb_cache_get ENTRY DONE MAKE [ARG...]: ENTRY complete, as DONE ENTRY
 # says, built by MAKE (tb_cache_build) if it is not, and held
 # (tb_cache_hold). A check before the hold would let a rebuild between
-# the two go unseen: DONE is asked again once held.
+# the two go unseen: DONE is asked again once held. A process that finds
+# another building the entry says so, once, and waits for a shared lock
+# of it, not an exclusive one, so that it keeps the builder from nothing
+# when the build is done; only if the entry is still not complete then
+# does it wait for the exclusive lock, to build it itself.
 tb_cache_get()
 {
-	local entry=$1 done=$2 n
+	local entry=$1 done=$2 n wait=''
 
-	for n in 1 2 3; do
+	for n in 1 2 3 4; do
 		if "$done" "$entry"; then
 			tb_cache_hold "$entry" || return 1
 			"$done" "$entry" && return 0
 		fi
-		tb_cache_build "$@" || return 1
+		tb_cache_build "$wait" "$@"
+		case $? in
+		0)	;;
+		2)	tb_cache_hold "$entry" quiet || return 1
+			"$done" "$entry" && return 0
+			tb_cache_unhold "$entry"
+			wait=1 ;;
+		*)	return 1 ;;
+		esac
 	done
 	echo "tracerbench: $entry: built, and removed again before it could be used" >&2
 	return 1
