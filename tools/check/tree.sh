@@ -12,35 +12,47 @@ TB_GIT_ID=(-c user.name=tracerbench -c user.email=tracerbench@example.org)
 # which ignores everything at the top level (a real tree has no such
 # block); commit "base" the source as it is, and "tip" with the example
 # patch pad-irqoff (16 nops in trace_hardirqs_off()) committed on top.
-# Made once per package version; prints its path.
+# Made once per package version, an entry of the cache held while this
+# process runs (tools/lib/cache.sh); prints its path.
 tree61_repo()
 {
-	local ver repo tmp n
+	local ver repo
 
 	ver=$(dpkg-query -W -f='${Version}' linux-source-6.1) || return 1
 	repo=$TB_CACHE/git/linux-6.1-$ver
-	if [ ! -f "$repo/.git/tb-ready" ]; then
-		echo "tracerbench: making $repo, a git tree of linux-source-6.1" >&2
-		tmp=$TB_CACHE/git/tmp.$$
-		rm -rf "$repo" "$tmp" && mkdir -p "$tmp" &&
-			tar -C "$tmp" -xf /usr/src/linux-source-6.1.tar.xz &&
-			mv "$tmp/linux-source-6.1" "$repo" && rmdir "$tmp" ||
-			return 1
-		n=$(grep -n '^# Debian packaging: ignore everything' \
-			"$repo/.gitignore" | cut -d: -f1)
-		{ [ -n "$n" ] && [ "$(sed -n "$((n - 1))p" "$repo/.gitignore")" = "#" ]; } ||
-			{ echo "tracerbench: no Debian block in $repo/.gitignore" >&2; return 1; }
-		sed -i "$((n - 1)),\$d" "$repo/.gitignore" &&
-			git -C "$repo" init -q -b master &&
-			git -C "$repo" add -A &&
-			git -C "$repo" "${TB_GIT_ID[@]}" commit -q -m "linux-source-6.1 $ver" &&
-			git -C "$repo" tag base &&
-			git -C "$repo" "${TB_GIT_ID[@]}" am -q \
-				"$TB_TOP"/tools/patches/pad-irqoff/*.patch &&
-			git -C "$repo" tag tip &&
-			touch "$repo/.git/tb-ready" || return 1
-	fi
+	tb_cache_get "$repo" tree61_ready tree61_make "$ver" || return 1
 	echo "$repo"
+}
+
+tree61_ready()
+{
+	[ -f "$1/.git/tb-ready" ]
+}
+
+# tree61_make DIR VERSION: the repository made in DIR, new
+tree61_make()
+{
+	local repo=$1 n
+
+	echo "tracerbench: making $repo, a git tree of linux-source-6.1" >&2
+	mkdir "$repo" && tar -C "$repo" --strip-components=1 \
+		-xf /usr/src/linux-source-6.1.tar.xz || return 1
+	n=$(grep -n '^# Debian packaging: ignore everything' \
+		"$repo/.gitignore" | cut -d: -f1)
+	if [ -z "$n" ] ||
+	   [ "$(sed -n "$((n - 1))p" "$repo/.gitignore")" != "#" ]; then
+		echo "tracerbench: no Debian block in $repo/.gitignore" >&2
+		return 1
+	fi
+	sed -i "$((n - 1)),\$d" "$repo/.gitignore" &&
+		git -C "$repo" init -q -b master &&
+		git -C "$repo" add -A &&
+		git -C "$repo" "${TB_GIT_ID[@]}" commit -q -m "linux-source-6.1 $2" &&
+		git -C "$repo" tag base &&
+		git -C "$repo" "${TB_GIT_ID[@]}" am -q \
+			"$TB_TOP"/tools/patches/pad-irqoff/*.patch &&
+		git -C "$repo" tag tip &&
+		touch "$repo/.git/tb-ready"
 }
 
 # step_tree KERNEL: bench.sh on two commits of a developer's tree, the

@@ -116,40 +116,54 @@ tb_install_packages()
 
 # The guest's busybox and bash: the host's own on amd64; otherwise Debian's
 # static ones for the guest's architecture (multiarch), downloaded and
-# unpacked once into TB_DEBS/ARCH. Prints the directory they are under.
+# unpacked once into TB_DEBS/ARCH, an entry of the cache held while this
+# process runs (tools/lib/cache.sh). Prints the directory they are under.
 TB_GUEST_DEBS="busybox-static bash-static"
 tb_guest_debs()
 {
-	local a=$TB_DEB_ARCH dir=$TB_DEBS/$TB_DEB_ARCH p deb
+	local dir=$TB_DEBS/$TB_DEB_ARCH
 
-	if [ "$a" = amd64 ]; then
+	if [ "$TB_DEB_ARCH" = amd64 ]; then
 		echo /
 		return 0
 	fi
-	if [ ! -f "$dir/.tb-unpacked" ]; then
-		[ "$(id -u)" = 0 ] || {
-			echo "tracerbench: run as root to fetch $TB_GUEST_DEBS for $a" >&2
-			return 1
-		}
-		if ! dpkg --print-foreign-architectures | grep -qx "$a"; then
-			echo "tracerbench: adding the $a architecture to dpkg" >&2
-			dpkg --add-architecture "$a" || return 1
-			# a mirror out of step on one index need not stop us:
-			# the download below fails if what it needs is missing
-			apt-get update -qq >&2
-		fi
-		rm -rf "$dir" && mkdir -p "$dir/root" || return 1
-		# apt's sandbox user cannot write to the cache: download as root
-		for p in $TB_GUEST_DEBS; do
-			(cd "$dir" && apt-get download -q \
-				-o APT::Sandbox::User=root "$p:$a" >&2) || return 1
-		done
-		for deb in "$dir"/*.deb; do
-			dpkg-deb -x "$deb" "$dir/root" || return 1
-		done
-		touch "$dir/.tb-unpacked"
-	fi
+	tb_cache_get "$dir" tb_debs_unpacked tb_unpack_debs "$TB_DEB_ARCH" ||
+		return 1
 	echo "$dir/root"
+}
+
+tb_debs_unpacked()
+{
+	[ -f "$1/.tb-unpacked" ]
+}
+
+# tb_unpack_debs DIR ARCH: the packages of ARCH downloaded and unpacked
+# into DIR, new
+tb_unpack_debs()
+{
+	local dir=$1 a=$2 p deb
+
+	[ "$(id -u)" = 0 ] || {
+		echo "tracerbench: run as root to fetch $TB_GUEST_DEBS for $a" >&2
+		return 1
+	}
+	if ! dpkg --print-foreign-architectures | grep -qx "$a"; then
+		echo "tracerbench: adding the $a architecture to dpkg" >&2
+		dpkg --add-architecture "$a" || return 1
+		# a mirror out of step on one index need not stop us:
+		# the download below fails if what it needs is missing
+		apt-get update -qq >&2
+	fi
+	mkdir -p "$dir/root" || return 1
+	# apt's sandbox user cannot write to the cache: download as root
+	for p in $TB_GUEST_DEBS; do
+		(cd "$dir" && apt-get download -q \
+			-o APT::Sandbox::User=root "$p:$a" >&2) || return 1
+	done
+	for deb in "$dir"/*.deb; do
+		dpkg-deb -x "$deb" "$dir/root" || return 1
+	done
+	touch "$dir/.tb-unpacked"
 }
 
 # The kernel release a meta-package currently points at.
