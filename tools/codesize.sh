@@ -41,6 +41,8 @@ TB_TOP=$top
 . "$top/tools/lib/cli.sh"
 # shellcheck source=tools/lib/harness.sh
 . "$top/tools/lib/harness.sh"
+# shellcheck source=tools/lib/cache.sh
+. "$top/tools/lib/cache.sh"
 
 die()
 {
@@ -163,13 +165,12 @@ kernel_code()
 
 [ -n "$vmlinux" ] || exit 0
 tb_elf_tools "$vmlinux" || die "$vmlinux: not an x86-64, i386 or arm64 kernel"
-# keyed by the base and by this script, whose lines may change
+# keyed by the base and by this script, whose lines may change; made
+# under a lock of its own, once, whoever else asks (tools/lib/cache.sh)
 cache=$vmlinux.codesize-$(cat "$0" - <<<"$base" | sha256sum | cut -c 1-16)
-if [ -s "$cache" ] && [ "$cache" -nt "$vmlinux" ] &&
-   { [ -z "$base" ] || [ "$cache" -nt "$base" ]; }; then
-	cat "$cache"
-	exit
-fi
-
-{ kernel_code >"$cache.tmp" && mv "$cache.tmp" "$cache" && cat "$cache"; } ||
-	{ rm -f "$cache.tmp"; die "$vmlinux: cannot size it"; }
+fresh()
+{
+	[ -s "$1" ] && [ "$1" -nt "$vmlinux" ] &&
+		{ [ -z "$base" ] || [ "$1" -nt "$base" ]; }
+}
+tb_cache_file "$cache" fresh kernel_code || die "$vmlinux: cannot size it"
