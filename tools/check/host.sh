@@ -341,6 +341,9 @@ check_host()
 	/usr/bin/python3 "$TB_TOP/tools/unit/progress_test.py" \
 		>"$TB_OUT/progress-unit.log" 2>&1
 	collect_summary "progress unit" "$TB_OUT/progress-unit.log"
+	# the cache's locks, processes side by side (tools/lib/cache.sh)
+	"$TB_TOP/tools/unit/cache_test.sh" >"$TB_OUT/cache-unit.log" 2>&1
+	collect_summary "cache unit" "$TB_OUT/cache-unit.log"
 	check_no_kdir
 	result $? "make without a kernel build tree names the headers package"
 	check_tree_key
