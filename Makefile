@@ -20,8 +20,9 @@ TB_VERSION := $(call tb_version,$(CURDIR))
 # builds its test modules from a copy of the same list ("make stage"), so
 # those builds fail if a file is missing here.
 TB_SOURCES := Kbuild Makefile version.mk VERSION dkms.conf \
-	      tracerbench.h run.c measure.c counters.c heap.c heap.h stats.c hist.c hist.h pace.h \
-	      prims.h windows.h interface.c pmu.h clock.h ticks.h
+	      tracerbench.h run.c measure.c counters.c heap.c heap.h stats.c hist.c \
+	      hist.h pace.h prims.h clocks.h results.h defaults.h windows.h \
+	      interface.c pmu.h clock.h ticks.h
 
 DKMS_SRC := /usr/src/tracerbench-$(TB_VERSION)
 

@@ -28,22 +28,33 @@ struct tb_param tb_params[TB_NR_PARAMS] = {
 	[TB_BATCH]	= { "batch", 1, 1, TB_MAX_BATCH },
 };
 
+#define TB_CLOCK(id, name)						\
+	[TB_CLOCK_##id] = #name,
+#define TB_PMU_CLOCK		TB_CLOCK
 const char * const tb_clock_names[TB_NR_CLOCKS] = {
-	[TB_CLOCK_CYCLES]	= "cycles",
-	[TB_CLOCK_ORDERED]	= "ordered",
-	[TB_CLOCK_NS]		= "ns",
-	[TB_CLOCK_INSTRUCTIONS]	= "instructions",
-	[TB_CLOCK_CORE_CYCLES]	= "core_cycles",
+#include "clocks.h"
 };
 
-/* The summary's unit: both counter reads tick the same counter. */
+#undef TB_PMU_CLOCK
+#undef TB_CLOCK
+
+/*
+ * The summary's unit: ordered reads the counter cycles reads, and a PMU
+ * clock's unit is its name, the events it counts (tools/report.py counts
+ * on it).
+ */
+#define TB_CLOCK(...)
+#define TB_PMU_CLOCK(id, name)						\
+	[TB_CLOCK_##id] = #name,
 const char * const tb_clock_units[TB_NR_CLOCKS] = {
 	[TB_CLOCK_CYCLES]	= "cycles",
 	[TB_CLOCK_ORDERED]	= "cycles",
 	[TB_CLOCK_NS]		= "ns",
-	[TB_CLOCK_INSTRUCTIONS]	= "instructions",
-	[TB_CLOCK_CORE_CYCLES]	= "core_cycles",
+#include "clocks.h"
 };
+
+#undef TB_PMU_CLOCK
+#undef TB_CLOCK
 
 enum tb_clock tb_clock_sel = TB_CLOCK_CYCLES;
 struct cpumask tb_cpus_wanted;
@@ -51,14 +62,11 @@ bool tb_cpus_all = true;
 /* Serialises the configuration: tb_params, the clock and the CPUs. */
 DEFINE_MUTEX(tb_params_lock);
 
-#undef TB_PRIM
-#define TB_PRIM(id, name)						\
+#define TB_PRIM(id, name, ...)						\
 	[TB_##id] = #name,
 const char * const tb_prim_names[TB_NR_PRIMS] = {
 #include "prims.h"
 };
-
-#undef TB_PRIM
 
 #undef TB_PRIM
 
@@ -356,22 +364,22 @@ DEFINE_DEBUGFS_ATTRIBUTE(tb_percentile_fops, NULL, tb_percentile_set, "%llu\n");
 
 /* Results */
 
+/* The figures of each primitive's directory, from the list in results.h. */
+#define TB_STAT(id, ...)	TB_##id,
 enum tb_stat {
-	TB_MEDIAN,
-	TB_AVERAGE,
-	TB_MAX,
-	TB_MAX_AVG,
-	TB_PERCENTILE,
+#include "results.h"
 	TB_NR_STATS,
 };
 
+#undef TB_STAT
+
+#define TB_STAT(id, name)						\
+	[TB_##id] = #name,
 static const char * const tb_stat_names[TB_NR_STATS] = {
-	[TB_MEDIAN]	= "median",
-	[TB_AVERAGE]	= "average",
-	[TB_MAX]	= "max",
-	[TB_MAX_AVG]	= "max_avg",
-	[TB_PERCENTILE]	= "percentile",
+#include "results.h"
 };
+
+#undef TB_STAT
 
 /* A legacy result file's data: its primitive and statistic, as a number. */
 static void *tb_result_data(enum tb_prim prim, unsigned int stat)

@@ -27,8 +27,8 @@ struct seq_file;
 #define TB_VERSION "unknown"
 #endif
 
-#define TB_DEFAULT_SAMPLES	10000
-#define TB_DEFAULT_HIGHEST	100
+#include "defaults.h"
+
 /*
  * Samples are counted in u64 and summed in 128 bits, so any count would do;
  * 2^40 keeps every total within u64 for any number of CPUs. A run that
@@ -86,19 +86,20 @@ struct tb_param {
 extern struct tb_param tb_params[TB_NR_PARAMS];
 
 /*
- * What a window is timed with: get_cycles(), the architecture's serialising
- * read of the same counter, ktime_get_mono_fast_ns(), or a PMU counter of the
- * instructions or the core cycles spent in the kernel (pmu.h). See
- * tb_clock_read().
+ * What a window is timed with, from the list in clocks.h: get_cycles(), the
+ * architecture's serialising read of the same counter,
+ * ktime_get_mono_fast_ns(), or a PMU counter of the instructions or the
+ * core cycles spent in the kernel (pmu.h). See tb_clock_read().
  */
+#define TB_CLOCK(id, ...)	TB_CLOCK_##id,
+#define TB_PMU_CLOCK		TB_CLOCK
 enum tb_clock {
-	TB_CLOCK_CYCLES,
-	TB_CLOCK_ORDERED,
-	TB_CLOCK_NS,
-	TB_CLOCK_INSTRUCTIONS,
-	TB_CLOCK_CORE_CYCLES,
+#include "clocks.h"
 	TB_NR_CLOCKS,
 };
+
+#undef TB_PMU_CLOCK
+#undef TB_CLOCK
 
 extern const char * const tb_clock_names[TB_NR_CLOCKS];
 
@@ -108,7 +109,16 @@ extern const char * const tb_clock_units[TB_NR_CLOCKS];
 /* Whether @clock reads a counter of the PMU, which a run must open. */
 static __always_inline bool tb_clock_pmu(enum tb_clock clock)
 {
-	return clock == TB_CLOCK_INSTRUCTIONS || clock == TB_CLOCK_CORE_CYCLES;
+	switch (clock) {
+#define TB_CLOCK(...)
+#define TB_PMU_CLOCK(id, ...)	case TB_CLOCK_##id:
+#include "clocks.h"
+#undef TB_PMU_CLOCK
+#undef TB_CLOCK
+		return true;
+	default:
+		return false;
+	}
 }
 
 /* The clock and the CPUs (all of them until a list is written) of the next run. */

@@ -14,8 +14,8 @@
 # (comma-separated, "-" for none). Every instruction counts once, taken
 # or not, as the window's code is laid out.
 #
-# Each window is a function of its own, tb_win_PRIM[_ordered|_ns][_work]
-# (measure.c, tb_window()). A clock read (x86: rdtsc, rdtscp, rdpmc;
+# Each window is a function of its own, tb_win_PRIM[_CLOCK][_work]
+# (windows.h, measure.c's tb_window(); listed by tools/cfacts.py). A clock read (x86: rdtsc, rdtscp, rdpmc;
 # arm64: mrs of cntvct_el0, cntvctss_el0, pmccntr_el0 or pmxevcntr_el0;
 # or a call of ktime_get_mono_fast_ns for clock=ns) opens the window, and one closes it. The window is
 # every instruction reachable from the opening read without passing a
@@ -109,34 +109,26 @@ tb_elf_tools "$ko" ||
 arch=$elf_arch
 command -v "$objdump" >/dev/null || { echo "disasm: no $objdump" >&2; exit 2; }
 
-# The windows the module must have, as prims.h and windows.h define them:
-# every primitive, the empty one ("none") included, for each clock,
-# without and with work. Primitives longest first, so that a name's prefix
-# picks the right one.
-PRIMS=$(TB_TOP=$top tb_prims |
-	awk '{ print length($0), $0 }' | sort -rn | cut -d ' ' -f 2)
-SUFFIXES=$(sed -n 's/^#define TB_PRIM(id, name)\tTB_WINDOW(name\(##\([a-z_]*\)\)\{0,1\},.*/\2/p' \
-	"$top/windows.h")
-WINDOWS=
-for p in $PRIMS; do
-	for s in "" $SUFFIXES; do
-		WINDOWS="$WINDOWS tb_win_$p$s"
-	done
-done
-{ [ -n "$PRIMS" ] && [ "$(wc -w <<<"$WINDOWS")" -gt "$(wc -w <<<"$PRIMS")" ]; } ||
-	{ echo "disasm: cannot read the windows from prims.h and windows.h" >&2; exit 2; }
+# The windows the module must have, as windows.h defines them (every
+# primitive, the empty one, "none", included, for each clock, without and
+# with work), each "FUNCTION:PRIMITIVE:CLOCK:WORK", and the traced
+# primitives with their untraced forms, "TRACED:UNTRACED" (prims.h), as
+# tools/cfacts.py reads them.
+tb_cfacts || exit 2
+WINDOWS=$TB_C_WINDOWS
 
 # Every window must be there, so that the check cannot pass on nothing.
 syms=$($nm -S "$ko") || exit 2
 missing=0
-for f in $WINDOWS; do
+for w in $WINDOWS; do
+	f=${w%%:*}
 	echo "$syms" | grep -q " $f\$" && continue
 	echo "disasm: $ko: no window function $f"
 	missing=1
 done
 
 $objdump -dr --no-show-raw-insn "$ko" |
-awk -v prims="$PRIMS" -v ko="$ko" -v arch="$arch" -v sizes=$sizes \
+awk -v windows="$WINDOWS" -v untraced="$TB_C_UNTRACED" -v ko="$ko" -v arch="$arch" -v sizes=$sizes \
     -v clocks=",$clocks," \
     -v fnsizes="$(echo "$syms" | awk '$4 ~ /^tb_win_/ { printf "%s:%s ", $4, $2 }')" '
 BEGIN {
@@ -146,6 +138,20 @@ BEGIN {
 		split(fs[k], kv, ":")
 		fnsize[kv[1]] = kv[2]
 	}
+	# the primitive and clock of each window function
+	n = split(windows, fs, " ")
+	for (k = 1; k <= n; k++) {
+		split(fs[k], kv, ":")
+		win_prim[kv[1]] = kv[2]
+		win_clock[kv[1]] = kv[3]
+	}
+	# the traced primitives, and their untraced forms
+	n = split(untraced, fs, " ")
+	for (k = 1; k <= n; k++) {
+		split(fs[k], kv, ":")
+		traced[kv[1]] = 1
+		untraced_form[kv[2]] = 1
+	}
 }
 # mawk has no strtonum()
 function hex(s,    v, k) {
@@ -154,13 +160,9 @@ function hex(s,    v, k) {
 		v = v * 16 + index("0123456789abcdef", substr(s, k, 1)) - 1
 	return v
 }
-# The clock window name reads: its suffix (windows.h), cycles without one.
-function clock_of(name,    c) {
-	c = name
-	sub(/_work$/, "", c)
-	if (match(c, /_(ordered|ns|instructions|core_cycles)$/))
-		return substr(c, RSTART + 1)
-	return "cycles"
+# The clock window name reads (windows.h).
+function clock_of(name) {
+	return win_clock[name]
 }
 # Whether window name is held to the check: all are without --clocks.
 function held(name) {
@@ -181,18 +183,20 @@ function hook_ok(p, sym) {
 	# out-of-line copies of the inline helpers of the primitive
 	if (arch == "arm64" && outlined_ok(p, sym))
 		return 1
-	if (p ~ /^(irq|irq_save)$/)
+	# the irq ones: the paravirt ops, and the traced ones their hooks
+	if (p ~ /irq/ && traced[p])
 		return sym ~ /^(trace_hardirqs_on|trace_hardirqs_off|pv_ops)$/
-	if (p ~ /^raw_irq/)
+	if (p ~ /irq/ && untraced_form[p])
 		return sym == "pv_ops"
 	if (arch == "arm64" && p ~ /^preempt/ &&
 	    sym ~ /^__asan_report_(load|store)[0-9]+_noabort$/)
 		return 1
 	# the call of preempt_enable() to reschedule: a static call on x86, and
-	# on arm64 with PREEMPT_DYNAMIC a function that tests a static key
-	if (p == "preempt")
+	# on arm64 with PREEMPT_DYNAMIC a function that tests a static key;
+	# and for the traced one the count update, which calls the hooks
+	if (p ~ /^preempt/ && traced[p])
 		return sym ~ /^(preempt_count_add|preempt_count_sub|__SCT__preempt_schedule|preempt_schedule|preempt_schedule_thunk|dynamic_preempt_schedule)$/
-	if (p == "preempt_notrace")
+	if (p ~ /^preempt/ && untraced_form[p])
 		return sym ~ /^(__SCT__preempt_schedule_notrace|preempt_schedule_notrace|preempt_schedule_notrace_thunk|dynamic_preempt_schedule_notrace)$/
 	return 0
 }
@@ -454,15 +458,11 @@ function walk(from, check, p,    todo, n, seen, reads, j, t) {
 	}
 	return reads
 }
-function check_window(    j, p, n, pp, start) {
+function check_window(    p, start) {
 	if (fn == "")
 		return
 	nwin++
-	p = ""
-	n = split(prims, pp, " ")
-	for (j = 1; j <= n && p == ""; j++)
-		if (index(fn, "tb_win_" pp[j]) == 1)
-			p = pp[j]
+	p = win_prim[fn]
 	# one read opens the window on every path from the entry ...
 	if (walk(1, 0, p) != 1) {
 		i = 1

@@ -24,7 +24,6 @@ import hashlib
 import json
 import math
 import os
-import re
 import signal
 import sys
 
@@ -35,19 +34,16 @@ from teststats import (bootstrap_ci, flip_min_p, holm,  # noqa: E402
 from plots import plot  # noqa: E402
 from reportfmt import print_lkml, print_text  # noqa: E402
 from reportcode import code_lines, code_table  # noqa: E402
+from cfacts import CFactsError, facts  # noqa: E402
 
-
-def read_prims():
-    """The primitives' names, in the module's order, from its prims.h."""
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
-                        "prims.h")
-    with open(path) as f:
-        return re.findall(r"^TB_PRIM\([A-Z_]+, ([a-z_]+)\)$", f.read(), re.M)
-
-
-PRIMS = read_prims()
-RAW = {"irq": "raw_irq", "irq_save": "raw_irq_save",
-       "preempt": "preempt_notrace"}
+try:
+    FACTS = facts()
+except CFactsError as e:
+    sys.exit(f"report.py: {e}")
+# the primitives in the module's order, and the untraced form of each
+# traced one (prims.h)
+PRIMS = FACTS["prims"]
+RAW = FACTS["untraced"]
 STATE_ORDER = {"out": 0, "off": 1, "on": 2}
 FIGURES = ["median", "average", "max_avg", "p99", "p99.9"]
 # results.json's schemas read here: 1 has no "schema" key and no order
@@ -68,11 +64,12 @@ REPORT_SCHEMA = 1
 # different counters; within it ticks are taken as one unit, which may
 # leave an error of that share of a figure (--ns leaves none).
 HZ_TOLERANCE = 0.002
-# The PMU clocks' units: counts of the core's own events, not of time.
-# counter_hz is 0 for instructions; for core cycles it is the core's rate
-# in the kernel over the run, which moves with its frequency, so neither
-# turns into ns, and two runs' rates need not agree.
-COUNT_UNITS = ("instructions", "core_cycles")
+# The PMU clocks' units, each its clock's name (clocks.h, interface.c):
+# counts of the core's own events, not of time. counter_hz is 0 for
+# instructions; for core cycles it is the core's rate in the kernel over
+# the run, which moves with its frequency, so neither turns into ns, and
+# two runs' rates need not agree.
+COUNT_UNITS = tuple(FACTS["pmu_clocks"])
 
 
 class ReportError(Exception):

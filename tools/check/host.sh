@@ -332,6 +332,10 @@ check_host()
 	/usr/bin/python3 "$TB_TOP/tools/unit/jump_nop_test.py" \
 		>"$TB_OUT/jump-nop-unit.log" 2>&1
 	collect_summary "jump_nop unit" "$TB_OUT/jump-nop-unit.log"
+	# the one reader of the module's C, on reformatted headers
+	/usr/bin/python3 "$TB_TOP/tools/unit/cfacts_test.py" \
+		>"$TB_OUT/cfacts-unit.log" 2>&1
+	collect_summary "cfacts unit" "$TB_OUT/cfacts-unit.log"
 	# every tool's --help and a bad option (doc/cli.md)
 	/usr/bin/python3 "$TB_TOP/tools/unit/cli_test.py" \
 		>"$TB_OUT/cli-unit.log" 2>&1

@@ -11,13 +11,15 @@ MODULE=/tracerbench.ko
 PREEMPTIRQ=/sys/kernel/tracing/events/preemptirq
 # shellcheck disable=SC2034 # for the groups suite.sh sources after
 KMEMLEAK=/sys/kernel/debug/kmemleak
-# the primitives, in the module's order: its prims.h, in the initramfs
-TB_TOP=/tb
-. $TB_TOP/tools/lib/harness.sh
-# shellcheck disable=SC2005,SC2046 # on one line, blanks squeezed
-PRIMS=$(echo $(tb_prims))
+# The module's facts from its C, TB_C_*, as tools/cfacts.py printed them
+# into the initramfs (tb_make_initramfs): the primitives in its order, the
+# files of each one's directory, the clocks, those of the PMU, the
+# defaults at load.
+# shellcheck source=/dev/null
+. /tb/.cfacts.sh
+PRIMS=$TB_C_PRIMS
 # shellcheck disable=SC2034 # for the groups suite.sh sources after
-STATS="median average max max_avg percentile"
+STATS=$TB_C_STATS
 # shellcheck disable=SC2034 # for the groups suite.sh sources after
 PARAMS="nr_samples nr_highest do_work batch cpus clock"
 # the largest nr_samples (2^40), nr_highest and batch

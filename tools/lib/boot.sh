@@ -4,7 +4,8 @@
 
 # Pack busybox, the guest scripts and the module for kernel $1 into $2,
 # with bash, tools/compare.sh and tools/bench.sh under /tb, so that the
-# guest can run them as a real machine would. A third argument packs that
+# guest can run them as a real machine would, and the module's facts from
+# its C, which a guest without Python reads from /tb/.cfacts.sh (tb_cfacts). A third argument packs that
 # tracerbench.ko instead, e.g. one DKMS built, and any more go into / as
 # they are. The programs are the guest architecture's (tb_guest_debs,
 # TB_GUEST_CC).
@@ -29,7 +30,7 @@ tb_make_initramfs()
 		cp "$TB_TOP"/tools/compare.sh "$TB_TOP"/tools/lib.sh \
 			"$root"/tb/tools/ &&
 		cp "$TB_TOP"/tools/lib/*.sh "$root"/tb/tools/lib/ &&
-		cp "$TB_TOP"/prims.h "$root"/tb/ &&
+		/usr/bin/python3 "$TB_TOP"/tools/cfacts.py >"$root"/tb/.cfacts.sh &&
 		cp "$TB_TOP"/tools/arch/*.conf "$root"/tb/tools/arch/ &&
 		cp "$TB_TOP"/tools/bench.sh "$root"/tb/tools/ &&
 		cp "$TB_TOP"/tools/guest/collect.sh \

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash
-# Results: the counting harness of the checks, and the list of primitives. Sourced by tools/lib.sh.
+# Results: the counting harness of the checks, the module's facts from its C
+# and the binutils of an ELF file. Sourced by tools/lib.sh.
 
 # result STATUS NAME: print one result, "ok - NAME" for a status of 0, and
 # count it in the caller's passed and failed.
@@ -15,17 +16,38 @@ result()
 	fi
 }
 
-# tb_clocks: the module's clocks, as its clock file takes them
-tb_clocks()
+# tb_cfacts: the module's facts from its C into this shell, once: TB_C_PRIMS,
+# TB_C_CLOCKS, TB_C_PMU_CLOCKS, TB_C_UNTRACED, TB_C_STATS, TB_C_WINDOWS and
+# the defaults, as tools/cfacts.py prints them (which says what each is).
+# A guest, which has no Python, reads the same output from the file its
+# initramfs carries ($TB_TOP/.cfacts.sh, tb_make_initramfs).
+tb_cfacts()
 {
-	sed -n '/tb_clock_names\[/,/^};/s/^\t\[TB_CLOCK_[A-Z_]*\]\t*= "\([a-z_]*\)",$/\1/p' \
-		"$TB_TOP/interface.c"
+	[ -n "${TB_C_PRIMS:-}" ] && return 0
+	if [ -f "$TB_TOP/.cfacts.sh" ]; then
+		# shellcheck source=/dev/null # the initramfs's own
+		. "$TB_TOP/.cfacts.sh"
+	else
+		eval "$(/usr/bin/python3 "$TB_TOP/tools/cfacts.py" --top "$TB_TOP")"
+	fi
+	[ -n "${TB_C_PRIMS:-}" ] || {
+		echo "tracerbench: cannot read the module's facts (tools/cfacts.py)" >&2
+		return 1
+	}
 }
 
-# tb_prims: the primitives' names, in the module's order (prims.h)
+# tb_clocks: the module's clocks, as its clock file takes them, a line each
+tb_clocks()
+{
+	# shellcheck disable=SC2086 # a list, a word each
+	tb_cfacts && printf '%s\n' $TB_C_CLOCKS
+}
+
+# tb_prims: the primitives' names, in the module's order, a line each
 tb_prims()
 {
-	sed -n 's/^TB_PRIM([A-Z_]*, \([a-z_]*\))$/\1/p' "$TB_TOP/prims.h"
+	# shellcheck disable=SC2086 # a list, a word each
+	tb_cfacts && printf '%s\n' $TB_C_PRIMS
 }
 
 # tb_elf_tools FILE: the architecture of an ELF object (x86_64, i386 or
