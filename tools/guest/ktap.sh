@@ -129,6 +129,20 @@ TICK_SLACK=$(cmdline_param tick_slack 0)
 # The PMU clocks the guest's PMU serves, comma-separated (tb_boot)
 PMU_CLOCKS=$(cmdline_param pmu none)
 
+# pmu_clock CLOCK: CLOCK counts the PMU's events (clocks.h), whether or
+# not this guest's PMU serves it
+pmu_clock()
+{
+	case " $TB_C_PMU_CLOCKS " in
+	*" $1 "*)	return 0 ;;
+	esac
+	return 1
+}
+
+# The clocks that count time, not the PMU's events, in the module's order
+# shellcheck disable=SC2034 # for the groups suite.sh sources after
+TIME_CLOCKS=$(for c in $TB_C_CLOCKS; do pmu_clock "$c" || echo "$c"; done)
+
 # The clock the icount groups (exact, baseline, tracepoints) time with,
 # one that counts every instruction, so that what they compare is exact:
 # cycles where a tick is an instruction (x86, i386), else instructions,
@@ -173,7 +187,8 @@ expect_ticks()
 
 set_defaults()
 {
-	echo 10000 >$TB/nr_samples && echo 100 >$TB/nr_highest &&
+	echo "$TB_C_DEFAULT_SAMPLES" >$TB/nr_samples &&
+		echo "$TB_C_DEFAULT_HIGHEST" >$TB/nr_highest &&
 		echo 0 >$TB/do_work && echo all >$TB/cpus &&
 		echo cycles >$TB/clock && echo 1 >$TB/batch
 }

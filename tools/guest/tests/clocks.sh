@@ -12,19 +12,19 @@ test_clock_runs()
 {
 	local fail=0 c unit
 	echo 1000 >"$TB/nr_samples"
-	for c in ordered ns cycles; do
-		expect "clock $c" "$(write_errno "$TB/clock" $c)" OK || fail=1
-		expect "clock reads back" "$(cat "$TB/clock")" $c || fail=1
+	for c in $TIME_CLOCKS; do
+		expect "clock $c" "$(write_errno "$TB/clock" "$c")" OK || fail=1
+		expect "clock reads back" "$(cat "$TB/clock")" "$c" || fail=1
 		expect "run with clock $c" "$(write_errno "$TB/benchmark" 1)" OK ||
 			fail=1
-		expect "summary clock" "$(summary_key clock)" $c || fail=1
+		expect "summary clock" "$(summary_key clock)" "$c" || fail=1
 		unit=cycles
-		[ $c = ns ] && unit=ns
+		[ "$c" = ns ] && unit=ns
 		expect "summary unit" "$(summary_key unit)" $unit || fail=1
 		check_results_sane || fail=1
 		[ "$(summary_key counter_hz)" -gt 0 ] ||
 			{ diag "counter_hz with $c"; fail=1; }
-		[ $c = ns ] && { expect "counter_hz of ns" \
+		[ "$c" = ns ] && { expect "counter_hz of ns" \
 			"$(summary_key counter_hz)" 1000000000 || fail=1; }
 		diag "clock $c: medians $(medians)"
 	done
@@ -45,7 +45,7 @@ test_costs_something()
 {
 	local fail=0 c p
 	echo 20 >"$TB/nr_samples" && echo 1000 >"$TB/batch" || return 1
-	for c in cycles ordered ns; do
+	for c in $TIME_CLOCKS; do
 		{ echo "$c" >"$TB/clock" &&
 			expect "run with clock $c" "$(write_errno "$TB/benchmark" 1)" OK; } ||
 			{ fail=1; continue; }
@@ -69,20 +69,20 @@ test_pmu_clocks()
 {
 	local fail=0 c
 	echo 1000 >"$TB/nr_samples"
-	for c in instructions core_cycles; do
+	for c in $TB_C_PMU_CLOCKS; do
 		case ",$PMU_CLOCKS," in
 		*",$c,"*)	;;
 		*)	diag "clock $c: not served here"
-			test_bad_input clock $c ENODEV || fail=1
+			test_bad_input clock "$c" ENODEV || fail=1
 			continue ;;
 		esac
-		expect "clock $c" "$(write_errno "$TB/clock" $c)" OK || fail=1
+		expect "clock $c" "$(write_errno "$TB/clock" "$c")" OK || fail=1
 		expect "run with clock $c" "$(write_errno "$TB/benchmark" 1)" OK ||
 			fail=1
-		expect "summary clock" "$(summary_key clock)" $c || fail=1
-		expect "summary unit" "$(summary_key unit)" $c || fail=1
+		expect "summary clock" "$(summary_key clock)" "$c" || fail=1
+		expect "summary unit" "$(summary_key unit)" "$c" || fail=1
 		check_results_sane || fail=1
-		if [ $c = instructions ]; then
+		if [ "$c" = instructions ]; then
 			expect "counter_hz of instructions" \
 				"$(summary_key counter_hz)" 0 || fail=1
 		else

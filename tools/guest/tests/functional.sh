@@ -292,8 +292,10 @@ test_summary()
 	done
 	expect kernel "$(summary_key kernel)" "$(uname -r)" || fail=1
 	expect cpus "$(summary_key cpus)" "$(online_cpus)" || fail=1
-	expect nr_samples "$(summary_key nr_samples)" 10000 || fail=1
-	expect nr_highest "$(summary_key nr_highest)" 100 || fail=1
+	expect nr_samples "$(summary_key nr_samples)" "$TB_C_DEFAULT_SAMPLES" ||
+		fail=1
+	expect nr_highest "$(summary_key nr_highest)" "$TB_C_DEFAULT_HIGHEST" ||
+		fail=1
 	expect do_work "$(summary_key do_work)" 0 || fail=1
 	expect clock "$(summary_key clock)" cycles || fail=1
 	expect batch "$(summary_key batch)" 1 || fail=1
