@@ -53,7 +53,8 @@ options (--opt VALUE or --opt=VALUE; lists comma-separated):
   --rounds N       rounds (default 12: see doc/bench.md, "Rounds")
   --states LIST    among out,off,on (default: every state a kernel has)
   --icount         exact guest clock: -icount shift=0,sleep=off
-  --nr-samples N   samples per primitive per CPU and run (default 10000)
+  --nr-samples N   samples per primitive per CPU and run (default the
+                   module's, $TB_C_DEFAULT_SAMPLES)
   --do-work        time the simulated critical section inside each pair
   --batch N        pairs per timed window (default 1): figures per pair
                    below a tick of a coarse counter (arm64's 62.5 MHz)
@@ -73,7 +74,10 @@ die()
 	exit 1
 }
 
-out='' rounds=12 states='' icount=0 nr_samples=10000 do_work=0 host=0 arch='' clock=''
+# the module's facts (tools/cfacts.py): its clocks, its default nr_samples
+tb_cfacts || exit 1
+out='' rounds=12 states='' icount=0 nr_samples=$TB_C_DEFAULT_SAMPLES do_work=0
+host=0 arch='' clock=''
 batch=1 vcpus='' mem='' host_label=''
 cmdline="tools/bench.sh $*"
 tb_cli_name=bench.sh

@@ -17,7 +17,8 @@
 #                     the old spelling, is still accepted
 #   --states S[,S..]  among out, off, on: the states to measure, where the
 #                     kernel has them (default: every one it has)
-#   --nr-samples N    samples per primitive per CPU (default 10000)
+#   --nr-samples N    samples per primitive per CPU (default: as it is
+#                     set; the module loads with its default, defaults.h)
 #   --do-work         the simulated critical section inside the windows
 #                     (--do-work=0|1, and the old --do-work 0|1, work too)
 #   --batch N         pairs per timed window (default 1): sub-tick figures
@@ -66,7 +67,7 @@ is_count()
 	[ ${#1} -le 9 ]
 }
 
-rounds=12 first=1 labels=host states='' nr_samples=10000 do_work=0 cpus=all
+rounds=12 first=1 labels=host states='' nr_samples='' do_work=0 cpus=all
 batch=1 clock=
 emit=0 out=
 while [ $# -gt 0 ]; do
@@ -118,7 +119,7 @@ done
 [ -n "$out" ] || usage_error "no OUTDIR given"
 is_count "$rounds" || usage_error "--rounds wants a count from 1, not '$rounds'"
 is_count "$first" || usage_error "--first-round wants a count from 1, not '$first'"
-is_count "$nr_samples" || usage_error "--nr-samples wants a count from 1, not '$nr_samples'"
+[ -z "$nr_samples" ] || is_count "$nr_samples" || usage_error "--nr-samples wants a count from 1, not '$nr_samples'"
 case $do_work in 0 | 1) ;; *) usage_error "--do-work wants 0 or 1, not '$do_work'" ;; esac
 is_count "$batch" || usage_error "--batch wants a count from 1, not '$batch'"
 labels=$(echo "$labels" | tr , ' ')
@@ -162,7 +163,7 @@ PRIMS=$(sed -n 's/^\([a-z_]*\)\.median .*/\1/p' "$TB/summary")
 if [ -n "$clock" ] && ! echo "$clock" 2>/dev/null >"$TB/clock"; then
 	die "tracerbench refused clock '$clock' (see doc/interface.md)"
 fi
-{ echo "$nr_samples" >"$TB/nr_samples" &&
+{ { [ -z "$nr_samples" ] || echo "$nr_samples" >"$TB/nr_samples"; } &&
 	echo "$do_work" >"$TB/do_work" &&
 	echo "$batch" >"$TB/batch" &&
 	echo "$cpus" >"$TB/cpus"; } || die "cannot configure tracerbench (--cpus '$cpus', --batch '$batch'?)"

@@ -11,7 +11,7 @@ test_collect()
 		--first-round "$(cmdline_param round 1)" \
 		--label "$(cmdline_param labels host)" \
 		--states "$(cmdline_param states '')" \
-		--nr-samples "$(cmdline_param nr_samples 10000)" \
+		--nr-samples "$(cmdline_param nr_samples "$TB_C_DEFAULT_SAMPLES")" \
 		--do-work="$(cmdline_param do_work 0)" \
 		--batch "$(cmdline_param batch 1)" \
 		--clock "$(cmdline_param clock '')" /tmp/results
