@@ -27,6 +27,16 @@ set -u
 # shellcheck source=tools/lib.sh
 . "$(dirname "$0")/lib.sh"
 
+# words_or WORD...: "a, b or c"
+words_or()
+{
+	local all=$* last=${*: -1}
+
+	[ $# -le 1 ] && { echo "$all"; return; }
+	all=${all% "$last"}
+	echo "${all// /, } or $last"
+}
+
 usage()
 {
 	cat <<EOF
@@ -35,7 +45,7 @@ Install what is missing, run the host's checks, then build and boot each
 architecture's kernels under QEMU with the in-guest suites; print every
 result and "N passed, N failed"; exit non-zero on any failure. It takes no
 argument: the environment narrows it (lists with commas or spaces):
-  TB_PARTS=LIST          parts: host debian long debug rt built (default all)
+  TB_PARTS=LIST          parts: ${TB_ALL_PARTS// /,} (default all)
   TB_ARCHS=LIST          architectures: $(tb_all_archs | tr '\n' ' ')(default all)
   TB_KERNELS=LIST        Debian kernels (default the arch's: 6.1,6.12,6.12-rt)
   TB_BUILT_KERNELS=LIST  built kernels (default notrace,trace,debug,rt-debug)
@@ -67,11 +77,12 @@ TB_JOBS=${TB_JOBS:-2}
 [[ $TB_JOBS =~ ^[1-9][0-9]?$ ]] ||
 	refuse "TB_JOBS is a count from 1, not '$TB_JOBS'"
 # The parts to run: the host's checks and the architectures' (arch_parts).
-TB_PARTS=$(tb_list "${TB_PARTS:-host debian long debug rt built}")
+TB_PARTS=$(tb_list "${TB_PARTS:-$TB_ALL_PARTS}")
+# shellcheck disable=SC2086 # TB_ALL_PARTS, a word each
 for part in $TB_PARTS; do
-	case $part in
-	host | debian | long | debug | rt | built)	;;
-	*)	refuse "TB_PARTS names host, debian, long, debug, rt or built, not '$part'" ;;
+	case " $TB_ALL_PARTS " in
+	*" $part "*)	;;
+	*)	refuse "TB_PARTS names $(words_or $TB_ALL_PARTS), not '$part'" ;;
 	esac
 done
 TB_LONG_SAMPLES=${TB_LONG_SAMPLES:-20000000}

@@ -237,6 +237,7 @@ check_refusals()
 {
 	local vars want out rc fail=0 envs
 
+	# shellcheck disable=SC2086 # TB_ALL_PARTS, a word each
 	while IFS="|" read -r vars want; do
 		read -ra envs <<<"$vars"
 		out=$(env "${envs[@]}" "$TB_TOP/tools/check.sh" 2>&1)
@@ -249,7 +250,7 @@ check_refusals()
 		fi
 	done <<-EOF
 	TB_JOBS=0|TB_JOBS is a count from 1, not '0'
-	TB_PARTS=host,lng|TB_PARTS names host, debian, long, debug, rt or built, not 'lng'
+	TB_PARTS=host,lng|TB_PARTS names $(words_or $TB_ALL_PARTS), not 'lng'
 	TB_LONG_SAMPLES=1e8|TB_LONG_SAMPLES is a count from 1, not '1e8'
 	TB_PARTS=long TB_ARCHS=arm64|TB_PARTS="long" and TB_ARCHS="arm64" leave nothing to run
 	TB_PARTS=long,rt TB_ARCHS=arm64,i386|TB_PARTS="long rt" and TB_ARCHS="arm64 i386" leave nothing to run
@@ -274,7 +275,7 @@ check_scenarios()
 	while read -r -u 3 arch part k groups clock cpus mem secs args; do
 		local why=
 		[ -f "$TB_TOP/tools/arch/$arch.conf" ] || why="no arch $arch"
-		case $part in debian | long | debug | rt | built) ;;
+		case " $TB_ARCH_PARTS " in *" $part "*) ;;
 		*) why="no part $part" ;; esac
 		# the part's kernels: Debian's, or the built ones (debug
 		# and rt-debug each alone in its part)

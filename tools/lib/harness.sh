@@ -1,7 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash
-# Results: the counting harness of the checks, the module's facts from its C
-# and the binutils of an ELF file. Sourced by tools/lib.sh.
+# Results: the counting harness of the checks and make check's parts, the
+# module's facts from its C, and the binutils of an ELF file. Sourced by
+# tools/lib.sh.
+
+# The parts of make check (tools/check.sh), the one list of them: the
+# host's checks, and each architecture's (tools/scenarios' second column).
+# shellcheck disable=SC2034 # read by tools/check.sh and tools/check/
+TB_ARCH_PARTS="debian long debug rt built"
+# shellcheck disable=SC2034
+TB_ALL_PARTS="host $TB_ARCH_PARTS"
 
 # result STATUS NAME: print one result, "ok - NAME" for a status of 0, and
 # count it in the caller's passed and failed.
