@@ -39,6 +39,11 @@ tb_arch_load()
 	# shellcheck source=tools/arch/x86_64.conf
 	. "$conf" || return 1
 	TB_ARCH=$1
+	# the Debian kernels' labels, of LABEL:PACKAGE
+	TB_ARCH_KERNELS=
+	for k in $TB_ARCH_KERNEL_PKGS; do
+		TB_ARCH_KERNELS="${TB_ARCH_KERNELS:+$TB_ARCH_KERNELS }${k%%:*}"
+	done
 	# shellcheck disable=SC2034 # read by tools/lib/module.sh and kernel.sh
 	TB_KMAKE=(${TB_KARCH:+ARCH=$TB_KARCH} ${TB_CROSS:+CROSS_COMPILE=$TB_CROSS})
 	TB_KERNELS=

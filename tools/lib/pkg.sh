@@ -3,14 +3,17 @@
 # Packages: the target kernels of Debian, apt-get installs, and a guest
 # architecture's busybox and bash. Sourced by tools/lib.sh.
 
+# tb_image_pkg LABEL: the image meta-package of the architecture's Debian
+# kernel LABEL (TB_ARCH_KERNEL_PKGS, tools/arch/)
 tb_image_pkg()
 {
-	case $1 in
-	6.1)		echo linux-image-amd64 ;;
-	6.12)		echo linux-image-6.12-amd64 ;;
-	6.12-rt)	echo linux-image-6.12-rt-amd64 ;;
-	*)		echo "unknown kernel label: $1" >&2; return 1 ;;
-	esac
+	local k
+
+	for k in $TB_ARCH_KERNEL_PKGS; do
+		[ "${k%%:*}" = "$1" ] && { echo "${k#*:}"; return 0; }
+	done
+	echo "unknown kernel label: $1 (${TB_ARCH:-?} has: ${TB_ARCH_KERNELS:-none})" >&2
+	return 1
 }
 
 # tb_packages [NEED...]: the Debian packages of what a job needs, a line
