@@ -10,7 +10,7 @@
 # A GROUP is the function group_GROUP of a file below this one's
 # directory, whose head says what it does: tests/GROUP.sh, a group of
 # tests (functional, exact, long, stall, headless, tracepoints, baseline,
-# faults, leaks, version, kunit; cost, speed and timing time runs and
+# faults, leaks, memory, version, kunit; cost and speed time runs and
 # check nothing), or jobs/GROUP.sh, the guest side of a host tool, which
 # checks nothing (collect, scale, show). What they share is in
 # ktap.sh, tests/common.sh and tests/running.sh; the functional group's
