@@ -16,9 +16,9 @@ KDIR ?= /lib/modules/$(KVER)/build
 include $(CURDIR)/version.mk
 TB_VERSION := $(call tb_version,$(CURDIR))
 
-# What building the module takes, all of which DKMS installs; tools/lib.sh
-# builds its test modules from a copy of the same list ("make stage"), so
-# those builds fail if a file is missing here.
+# What building the module takes, all of which DKMS installs;
+# tools/lib/module.sh builds its test modules from a copy of the same list
+# ("make stage"), so those builds fail if a file is missing here.
 TB_SOURCES := Kbuild Makefile version.mk VERSION dkms.conf \
 	      tracerbench.h run.c measure.c counters.c heap.c heap.h stats.c hist.c \
 	      hist.h pace.h prims.h clocks.h results.h defaults.h windows.h \
