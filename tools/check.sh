@@ -47,8 +47,8 @@ result and "N passed, N failed"; exit non-zero on any failure. It takes no
 argument: the environment narrows it (lists with commas or spaces):
   TB_PARTS=LIST          parts: ${TB_ALL_PARTS// /,} (default all)
   TB_ARCHS=LIST          architectures: $(tb_all_archs | tr '\n' ' ')(default all)
-  TB_KERNELS=LIST        Debian kernels (default the arch's: 6.1,6.12,6.12-rt)
-  TB_BUILT_KERNELS=LIST  built kernels (default notrace,trace,debug,rt-debug)
+  TB_KERNELS=LIST        Debian kernels (default the arch's: ${TB_ARCH_KERNELS// /,})
+  TB_BUILT_KERNELS=LIST  built kernels (default the arch's: ${TB_ARCH_BUILT// /,})
   TB_JOBS=N              parts run side by side (default 2)
   TB_LONG_SAMPLES=N      samples per CPU of the long boots (default 20000000)
 Every TB_* variable: doc/cli.md; what each part checks: doc/testing.md.
