@@ -476,8 +476,10 @@ esac
 
 # The pasted outputs of README.md and doc/ against what the tools print
 # now (tools/docs.py): those of the parts this run ran, and make run, a
-# minute's boot, with x86-64's Debian kernels; and the links between the
-# documents. tools/unit/docs_test.py shows the comparison can fail.
+# minute's boot, with x86-64's Debian kernels; the links between the
+# documents; and the tools/ paths, the tools' options and the lists of
+# clocks, primitives and variants they name, against the tree.
+# tools/unit/docs_test.py shows each check can fail.
 check_docs()
 {
 	local d=$TB_OUT/docs docs
@@ -488,6 +490,10 @@ check_docs()
 	collect_summary "docs unit" "$d/unit.log"
 	/usr/bin/python3 "$TB_TOP/tools/docs.py" links "${docs[@]}" | sed 's/^/[docs] /'
 	result "${PIPESTATUS[0]}" "docs: no dead link between README.md and doc/"
+	# the paths, options and lists they name, against the tree
+	/usr/bin/python3 "$TB_TOP/tools/docs.py" facts "${docs[@]}" \
+		>"$d/facts.log" 2>&1
+	collect_summary "docs facts" "$d/facts.log"
 	case " $parts " in
 	*" x86_64:debian "*)
 		# x86-64's, as the README shows it

@@ -14,6 +14,11 @@
 #	rewrite each such block from DIR/NAME.txt, its "$ command" lines
 #	kept: how the pasted outputs are regenerated from make check's
 #	(.out/docs/) or a tool's own run
+#   tools/docs.py facts FILE...
+#	what the FILEs say of the tree is true of it: every tools/ path
+#	they name exists, every option they show for a tool is one the
+#	tool's --help lists, every list of clocks, primitives and variants
+#	they give is the code's (tools/docfacts.py says how)
 #
 # MODE is "exact", for outputs that repeat to the instruction (icount):
 # every line byte for byte, or "masked", for outputs timed in plain TCG:
@@ -33,6 +38,10 @@ import argparse
 import os
 import re
 import sys
+
+# docfacts.py and cfacts.py, beside this file, whatever directory runs it
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import docfacts  # noqa: E402
 
 ENV = re.compile(r"host CPU|counter_hz|tracerbench [0-9]|"
                  r"^  [A-Za-z0-9_+-]+: [0-9]")
@@ -197,9 +206,14 @@ def main(argv):
         prog="tools/docs.py",
         description="Keep the documentation true to the tree.")
     sub = ap.add_subparsers(dest="command", required=True,
-                            metavar="{links,outputs,update}")
+                            metavar="{links,facts,outputs,update}")
     p = sub.add_parser("links", help="every relative link of the FILEs "
                        "names a file and heading that exist")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p = sub.add_parser("facts", help="every tools/ path the FILEs name "
+                       "exists, every option they show for a tool is one "
+                       "it takes, every list of clocks, primitives and "
+                       "variants they give is the code's")
     p.add_argument("files", nargs="+", metavar="FILE")
     for name, what in (("outputs", "every pasted output of the FILEs "
                         "matches DIR/NAME.txt, a fresh output"),
@@ -213,6 +227,10 @@ def main(argv):
         bad = check_links(args.files)
         print(f"{0 if bad else 1} passed, {1 if bad else 0} failed")
         return 1 if bad else 0
+    if args.command == "facts":
+        passed, failed = docfacts.check(args.files)
+        print(f"{passed} passed, {failed} failed")
+        return 1 if failed else 0
     if args.command == "outputs":
         passed, failed = check_outputs(args.dir, args.files)
         print(f"{passed} passed, {failed} failed")

@@ -1,8 +1,10 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-only
 """tools/docs.py on made-up documents and outputs: a pasted block that
-matches passes, one that differs fails, in both modes, and a dead link
-is found. KTAP on stdout, then "N passed, N failed"; exits 1 on any
+matches passes, one that differs fails, in both modes, a dead link is
+found, and so are a tools/ path that does not exist, an option a tool
+does not take, and a list of clocks, primitives or variants that is not
+the code's (a sixth clock). KTAP on stdout, then "N passed, N failed"; exits 1 on any
 failure."""
 
 import contextlib
@@ -101,6 +103,80 @@ LINKS = [
 ]
 
 
+# tools/docs.py facts on made-up documents: what, the document, the
+# check (paths, options, lists), and whether it must find a problem
+FACTS = [
+    ("a path that exists, and one with a placeholder",
+     "See `tools/bench.sh` and tools/arch/ARCH.conf, tools/kconfig/.\n",
+     "paths", 0),
+    ("a path that does not exist",
+     "The helpers are in `tools/nosuch.sh`.\n", "paths", 1),
+    ("a missing path in a command",
+     "```sh\ntools/nosuch/bench.sh --rounds 3\n```\n", "paths", 1),
+    ("options the tools take, both forms, in commands and code spans",
+     "```sh\ntools/bench.sh --rounds 3 --out /tmp/x trace \\\n"
+     "    --clock=ns\nsudo tools/compare.sh --host\n```\n\n"
+     "Run `tools/report.py --code --reference trace.off DIR`, and "
+     "`collect.sh --label x`.\n", "options", 0),
+    ("an option bench.sh does not take, in a command",
+     "```sh\ntools/bench.sh --rounds 3 --sundial trace\n```\n",
+     "options", 1),
+    ("an option bench.sh does not take, in a code span",
+     "Run `tools/bench.sh --sundial 3`.\n", "options", 1),
+    ("an option in an output block's command",
+     "<!-- output: x masked -->\n```\n$ tools/report.py --sundial \\\n"
+     "      .out/x\nirq --sundial 5\n```\n", "options", 1),
+    ("a line of output is no command",
+     "<!-- output: x masked -->\n```\n$ tools/report.py --code .out/x\n"
+     "irq --sundial 5\n  tools/report.py --sundial\n```\n", "options", 0),
+    ("an option alone, which a tool its paragraph names takes",
+     "With `--code`, `tools/report.py` prints the code table.\n",
+     "options", 0),
+    ("an option alone, which no tool its paragraph names takes",
+     "With `--sundial`, `tools/report.py` prints the code table.\n",
+     "options", 1),
+    ("an option alone under a heading that names the tool",
+     "## bench.sh\n\n`--rounds N` sets the rounds; `--sundial` nothing.\n",
+     "options", 1),
+    ("an old spelling the tool still accepts",
+     "Old: `boot.sh --cpus N`, `collect.sh --labels LIST`.\n",
+     "options", 0),
+    ("the clocks, marked and in full",
+     "<!-- list: clocks -->\n`cycles`, `ordered`, `ns`, `instructions` "
+     "and `core_cycles`.\n", "lists", 0),
+    ("a sixth clock in a marked list",
+     "<!-- list: clocks -->\n`cycles`, `ordered`, `ns`, `instructions`, "
+     "`core_cycles` and `sundial`.\n", "lists", 1),
+    ("a sixth clock in a list of clocks",
+     "The clocks are `cycles`, `ordered`, `ns`, `instructions`, "
+     "`core_cycles` and `sundial`.\n", "lists", 1),
+    ("three clocks of five in a marked list",
+     "Clocks: <!-- list: clocks -->`cycles`, `ordered` and `ns`.\n",
+     "lists", 1),
+    ("a variant that is none, beside three that are",
+     "Built: `notrace`, `trace`, `debug` or `lockdep`.\n", "lists", 1),
+    ("an arch's built kernels, marked, commas in one span",
+     "Default <!-- list: built:x86_64 -->`notrace,trace,debug,rt-debug`.\n",
+     "lists", 0),
+    ("the primitives, marked, one left out",
+     "<!-- list: prims -->`irq`, `preempt`, `irq_save`, `raw_irq`, "
+     "`raw_irq_save` and `none`.\n", "lists", 1),
+    ("a subset of the clocks, unmarked",
+     "`cycles` and `ordered` read the same counter.\n", "lists", 0),
+]
+
+
+def run_facts(text, check):
+    fn = {"paths": docs.docfacts.check_paths,
+          "options": docs.docfacts.check_options,
+          "lists": docs.docfacts.check_lists}[check]
+    with tempfile.TemporaryDirectory() as d:
+        doc = os.path.join(d, "doc.md")
+        with open(doc, "w") as f:
+            f.write(text)
+        return fn(doc)
+
+
 def skipped_without_output():
     """A block with no fresh output file: neither passed nor failed."""
     with tempfile.TemporaryDirectory() as d:
@@ -136,6 +212,10 @@ def main():
     for name, text, other, want in LINKS:
         got = run_links(text, other)
         results.append((name, got == want, f"got {got} dead, want {want}"))
+    for name, text, check, want in FACTS:
+        bad = run_facts(text, check)
+        results.append((f"facts, {check}: {name}", bool(bad) == bool(want),
+                        f"got {bad}, want " + ("some" if want else "none")))
     got = updated_then_checked()
     results.append(("update rewrites a block from the fresh output",
                     got == (1, 0, True), f"got {got}, want (1, 0, True)"))
