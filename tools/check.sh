@@ -4,12 +4,12 @@
 # make check: install what is missing, run the host's checks (unit tests,
 # make style, the tools' rules on made-up input), then, for each
 # architecture of tools/arch/ and each of its kernels (Debian's, and
-# those built from linux-source-6.12: notrace, trace, debug), build the
+# the variants it builds from linux-source-6.12), build the
 # module at W=1, disassemble its windows and run the kernel's lines of
 # tools/scenarios: boots of the in-guest KTAP suites under QEMU, and
 # host steps (DKMS, compare.sh, bench.sh and report.py, the tracepoint's
-# NOP). Last, the pasted outputs of the documents against what the tools
-# print now.
+# NOP). Last, the documents: their pasted outputs against what the tools
+# print now, their links, and the paths, options and lists they name.
 #
 # Each architecture's checks come in parts (tools/scenarios: debian,
 # long, debug, rt, built), which run side by side, TB_JOBS (2) at a time,

@@ -6,19 +6,25 @@
 # Both lists can be narrowed from the environment, even to nothing; each
 # architecture has its own (tb_arch_load), and TB_BUILT_KERNELS narrows
 # every architecture's, TB_KERNELS those of one with Debian kernels.
-# Debian kernels: 6.1 6.12 6.12-rt on x86-64.
-# Kernels built from linux-source-6.12 that differ only in tracing, and one
-# with the kernel's bug detectors on top: notrace trace debug; see
-# tools/kconfig/. Either list is comma- or space-separated (tb_list).
+# Debian kernels: x86-64's alone (TB_ARCH_KERNEL_PKGS in tools/arch/).
+# Kernels built from linux-source-6.12 that differ only in tracing, and
+# ones with the kernel's bug detectors on top: the variants of
+# tools/lib/kernel.sh, those each arch builds in TB_ARCH_BUILT. Either list
+# is comma- or space-separated (tb_list).
 unset TB_KERNELS_ASKED TB_BUILT_ASKED
 [ -n "${TB_KERNELS+set}" ] && TB_KERNELS_ASKED=$(tb_list "$TB_KERNELS")
 [ -n "${TB_BUILT_KERNELS+set}" ] && TB_BUILT_ASKED=$(tb_list "$TB_BUILT_KERNELS")
 
 # tb_arch_load ARCH: take ARCH's facts from tools/arch/ARCH.conf (kernel
-# image, cross compiler, QEMU, console, kconfig fragment, module area; the
-# only place that knows them) and its kernel lists, narrowed as asked,
+# image, cross compiler, QEMU, console, kconfig fragments, packages,
+# Debian kernels, module area) and its kernel lists, narrowed as asked,
 # into this shell: TB_ARCH is not exported, so that no script runs on the
-# architecture its caller loaded unless told (--arch).
+# architecture its caller loaded unless told (--arch). What the rig reads
+# off a file, not off the loaded architecture, is with the code that
+# reads it: an ELF file's machine and its binutils (tb_elf_tools), an
+# image's boot header and a .config's arch (tb_image_arch, tb_config_arch,
+# and bench.sh's check_own_build, which pairs them), and x86-64's
+# mitigation names before 6.9 (tb_tree_compat_fragments).
 tb_arch_load()
 {
 	local conf=$TB_TOP/tools/arch/$1.conf k

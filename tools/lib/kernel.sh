@@ -24,9 +24,11 @@ tb_unpack_source()
 		tb_source_unpacked "$1"
 }
 
-# The variants of linux-source-6.12, the only place that names them:
-# tb_fragments VARIANT prints the kconfig fragments it is built from, the
+# The variants of linux-source-6.12: TB_VARIANTS names them, and
+# tb_fragments VARIANT prints the kconfig fragments each is built from, the
 # architecture's among them, and nothing for a name that is no variant.
+# Each architecture's file names those it builds (TB_ARCH_BUILT), and
+# tools/docs.py facts holds the documents' lists of them to these.
 TB_VARIANTS="notrace trace debug rt-debug"
 tb_fragments()
 {
