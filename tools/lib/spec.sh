@@ -56,10 +56,9 @@ tb_spec_base()
 	if tb_is_built "$k"; then
 		tb_arch_builds "$k" && return 0
 		echo "$TB_ARCH has no kernel '$k': it builds ${TB_ARCH_BUILT// /, } alone (tools/arch/$TB_ARCH.conf)"
-	elif tb_image_pkg "$k" >/dev/null 2>&1; then
-		case " $TB_ARCH_KERNELS " in
-		*" $k "*)	return 0 ;;
-		esac
+	elif case " $TB_ARCH_KERNELS " in *" $k "*) true ;; *) false ;; esac; then
+		return 0
+	elif grep -qsE "^TB_ARCH_KERNEL_PKGS=.*[\" ]$k:" "$TB_TOP"/tools/arch/*.conf; then
 		echo "$TB_ARCH has no kernel '$k': Debian's kernels are x86_64's; $TB_ARCH has ${has// /, }"
 	else
 		echo "$TB_ARCH has no kernel '$k': it is no kernel variant ($TB_VARIANTS) nor Debian kernel; $TB_ARCH has ${has// /, }"
