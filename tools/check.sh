@@ -267,6 +267,8 @@ mkdir -p "$TB_OUT"
 . "$TB_TOP/tools/check/tree.sh"
 # shellcheck source=tools/check/parts.sh
 . "$TB_TOP/tools/check/parts.sh"
+# shellcheck source=tools/check/box.sh
+. "$TB_TOP/tools/check/box.sh"
 
 # Each architecture's checks come in parts (tools/scenarios), which run
 # as jobs, TB_JOBS at a time, each into .out/check-ARCH-PART.log:

@@ -60,6 +60,8 @@ tb_packages()
 			# tools/report.py
 			out+=" python3 python3-scipy python3-matplotlib" ;;
 		check)	out+=" dkms sparse linux-source-6.1 git"
+			# the box, a QEMU guest as a test machine (tools/lib/box.sh)
+			out+=" mmdebstrap e2fsprogs openssh-client"
 			out+=" python3 python3-scipy python3-matplotlib" ;;
 		*)	echo "tracerbench: no such need: $n" >&2
 			return 1 ;;
