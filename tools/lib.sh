@@ -40,6 +40,8 @@ TB_DEBS=$TB_CACHE/debs
 . "$TB_TOP/tools/lib/boot.sh" || return 1
 # shellcheck source=tools/lib/progress.sh
 . "$TB_TOP/tools/lib/progress.sh" || return 1
+# shellcheck source=tools/lib/target.sh
+. "$TB_TOP/tools/lib/target.sh" || return 1
 # shellcheck source=tools/lib/box.sh
 . "$TB_TOP/tools/lib/box.sh" || return 1
 

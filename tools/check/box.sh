@@ -77,6 +77,50 @@ check_box_disk()
 	rm -f "$dir/disk.img"
 }
 
+# check_box_boot KERNEL: the box boots Debian's KERNEL under TCG and
+# answers ssh on 127.0.0.1 alone, runs uname -r there, which is KERNEL's
+# release, and powers off when told, its QEMU gone within the bound;
+# prints how long each took.
+check_box_boot()
+{
+	local dir=$TB_OUT/box-boot rel img t0 t1 t2 out port rc=0
+
+	rel=$(tb_release "$1") && img=$(tb_vmlinuz "$1") || return 1
+	t0=$SECONDS
+	TB_CPUS=2 TB_MEM=1G tb_box_start "$dir" "$img" "$rel" || return 1
+	t1=$SECONDS
+	out=$(TB_SSH_TIMEOUT=60 tb_box_ssh "$dir" uname -r </dev/null)
+	[ "$out" = "$rel" ] ||
+		{ echo "[box] uname -r: '$out', not $rel"; rc=1; }
+	port=$(cat "$dir/port")
+	[ "$(ss -Hltn "sport = :$port" | awk '{ print $4 }' | sort -u)" = \
+	  "127.0.0.1:$port" ] ||
+		{ echo "[box] port $port listens elsewhere than 127.0.0.1:"; ss -ltn; rc=1; }
+	tb_box_stop "$dir" || rc=1
+	t2=$SECONDS
+	echo "[box] $rel: ssh answered $((t1 - t0)) s after the start, off $((t2 - t1)) s later"
+	return $rc
+}
+
+# check_box_no_kernel: a box whose kernel is no kernel is said to have
+# stopped, at once, not waited for
+check_box_no_kernel()
+{
+	local d=$TB_OUT/box-no-kernel t0=$SECONDS
+
+	mkdir -p "$TB_OUT" && head -c 65536 /dev/zero >"$d.img" || return 1
+	if TB_BOX_WAIT=60 tb_box_start "$d" "$d.img" 0.0-none 2>"$d.err"; then
+		echo "[box] booted a kernel of zeros"
+		tb_box_stop "$d"
+		return 1
+	fi
+	if ! grep -q "QEMU exited before ssh answered" "$d.err" ||
+	   [ $((SECONDS - t0)) -ge 30 ] || [ -e "$d/qemu.pid" ]; then
+		cat "$d.err"
+		return 1
+	fi
+}
+
 # step_box KERNEL: the box for Debian's KERNEL (6.12), made and checked
 step_box()
 {
@@ -84,4 +128,8 @@ step_box()
 	result $? "box: a cached Debian $TB_BOX_SUITE rootfs with sshd, kexec and busybox, made once"
 	check_box_disk "$1"
 	result $? "box: $(tb_name "$1")'s initrd loads the disk's, ext4's and the network's modules; the disk authorizes a throwaway key"
+	check_box_no_kernel
+	result $? "box: a kernel that does not boot is reported at once"
+	check_box_boot "$1"
+	result $? "box: boots $(tb_name "$1") under TCG, answers ssh on 127.0.0.1 with its release, powers off"
 }

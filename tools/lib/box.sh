@@ -152,3 +152,126 @@ EOF
 	echo "tracerbench: writing into the box's disk failed: $err" >&2
 	return 1
 }
+
+# The box's kernel command line; its QEMU's life, a bound for a box its
+# caller forgot (seconds, default 2 hours), and how long a boot may take
+# to answer ssh (seconds).
+TB_BOX_APPEND="root=/dev/vda rw console=ttyS0 loglevel=4 panic=-1 tsc=reliable"
+TB_BOX_LIFE=${TB_BOX_LIFE:-7200}
+TB_BOX_WAIT=${TB_BOX_WAIT:-180}
+
+# tb_free_port: a TCP port free on 127.0.0.1 now
+tb_free_port()
+{
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# tb_box_use DIR: the box of DIR as the target of tb_ssh: root on
+# 127.0.0.1 at the port QEMU forwards, with the boot's key, and no host
+# key checked or kept (a box's are the cached image's, and the port
+# changes).
+# shellcheck disable=SC2034 # read by tb_ssh (tools/lib/target.sh)
+tb_box_use()
+{
+	TB_TARGET_USER=root
+	TB_TARGET_HOST=127.0.0.1
+	TB_TARGET_PORT=$(cat "$1/port") || return 1
+	TB_TARGET_KEY=$1/key
+	TB_TARGET_SSH_OPTS=(-F /dev/null -o StrictHostKeyChecking=no
+		-o UserKnownHostsFile=/dev/null -o LogLevel=ERROR)
+}
+
+# tb_box_ssh DIR CMD: CMD on the box of DIR
+tb_box_ssh()
+{
+	(tb_box_use "$1" && tb_ssh "${@:2}")
+}
+
+# tb_box_start DIR IMAGE RELEASE: boot the box in QEMU (TCG, TB_CPUS
+# vCPUs, TB_MEM, TB_TCG_THREAD as tb_boot takes it, default single) on
+# kernel IMAGE of RELEASE, with its own key, initrd and disk in DIR
+# (made anew), its console into DIR/console, and its ssh port forwarded
+# from 127.0.0.1 alone (a free port, in DIR/port; QEMU's user network
+# restricted, so that the box reaches nothing); return when ssh answers,
+# within TB_BOX_WAIT seconds. 1, with the console's end, if it does not.
+# The box runs until tb_box_stop DIR, or TB_BOX_LIFE seconds.
+tb_box_start()
+{
+	local dir=$1 image=$2 rel=$3 port
+	local thread=${TB_TCG_THREAD-single}
+
+	[ "$TB_ARCH" = x86_64 ] || {
+		echo "tracerbench: the box is x86-64's alone (not $TB_ARCH)" >&2
+		return 1
+	}
+	rm -rf "$dir" && mkdir -p "$dir" &&
+		ssh-keygen -q -t ed25519 -N '' -C tb-box -f "$dir/key" &&
+		tb_box_initrd "$rel" "$dir/initrd.img" &&
+		tb_box_disk "$dir" "$image" "$rel" || return 1
+	# the port is free when chosen; should another take it before
+	# QEMU does, QEMU says so and stops: choose again
+	for _ in 1 2 3; do
+		port=$(tb_free_port) || return 1
+		echo "$port" >"$dir/port"
+		timeout -k 5 "$TB_BOX_LIFE" "$TB_QEMU" \
+			-accel "tcg${thread:+,thread=$thread}" \
+			-smp "$TB_CPUS" -m "$TB_MEM" -display none -monitor none \
+			-no-reboot -kernel "$image" -initrd "$dir/initrd.img" \
+			-append "$TB_BOX_APPEND" \
+			-drive file="$dir/disk.img",format=raw,if=virtio \
+			-device virtio-rng-pci \
+			-nic user,model=virtio-net-pci,restrict=on,hostfwd=tcp:127.0.0.1:"$port"-:22 \
+			-serial file:"$dir/console" </dev/null >"$dir/qemu.log" 2>&1 &
+		echo $! >"$dir/qemu.pid"
+		tb_box_wait "$dir" "$TB_BOX_WAIT" && return 0
+		grep -q 'host forwarding' "$dir/qemu.log" || break
+	done
+	tb_box_stop "$dir" 2>/dev/null
+	return 1
+}
+
+# tb_box_wait DIR SECS: wait for the box of DIR to answer ssh, SECS at
+# most; 1, with what QEMU and the console said last, if it does not.
+tb_box_wait()
+{
+	local dir=$1 end=$((SECONDS + $2)) pid
+
+	pid=$(cat "$dir/qemu.pid") || return 1
+	while [ $SECONDS -lt $end ]; do
+		if ! kill -0 "$pid" 2>/dev/null; then
+			echo "tracerbench: the box's QEMU exited before ssh answered:" >&2
+			tail -n 5 "$dir/qemu.log" "$dir/console" >&2
+			return 1
+		fi
+		TB_SSH_TIMEOUT=30 tb_box_ssh "$dir" true 2>/dev/null \
+			</dev/null && return 0
+		sleep 1
+	done
+	echo "tracerbench: the box did not answer ssh within $2 s; its console ends:" >&2
+	tail -n 5 "$dir/console" >&2
+	return 1
+}
+
+# tb_box_stop DIR: power the box of DIR off, and wait for its QEMU to
+# exit (30 s at most, then kill it); remove its disk. 1 if it had to be
+# killed.
+tb_box_stop()
+{
+	local dir=$1 pid n=0 rc=0
+
+	pid=$(cat "$dir/qemu.pid" 2>/dev/null) || return 0
+	TB_SSH_TIMEOUT=20 tb_box_ssh "$dir" \
+		"sync; echo o >/proc/sysrq-trigger" >/dev/null 2>&1 </dev/null
+	while kill -0 "$pid" 2>/dev/null && [ $n -lt 30 ]; do
+		sleep 1
+		n=$((n + 1))
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		echo "tracerbench: the box did not power off: killing its QEMU" >&2
+		kill "$pid"
+		rc=1
+	fi
+	wait "$pid" 2>/dev/null
+	rm -f "$dir/qemu.pid" "$dir/disk.img"
+	return $rc
+}
