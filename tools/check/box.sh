@@ -12,13 +12,13 @@ box_debugfs()
 
 # check_box_rootfs: the cached rootfs holds sshd with its host keys,
 # kexec and busybox; asked for again, it is the same file, not made
-# anew; and no temporary directory is left in the cache.
+# anew; and it is a whole ext4 file system (e2fsck).
 check_box_rootfs()
 {
 	local img again f
 
 	img=$(tb_box_image) || return 1
-	for f in /usr/sbin/sshd /usr/sbin/kexec /usr/bin/busybox \
+	for f in /usr/sbin/sshd /usr/sbin/kexec /usr/bin/busybox /usr/bin/kmod \
 		/etc/ssh/ssh_host_ed25519_key; do
 		box_debugfs "$img" "stat $f" | grep -q 'Type: regular' ||
 			{ echo "[box] no $f in $img"; return 1; }
@@ -26,10 +26,8 @@ check_box_rootfs()
 	again=$(tb_box_image 2>&1) || return 1
 	[ "$again" = "$img" ] ||
 		{ echo "[box] asked again: $again"; return 1; }
-	if ls -d "$TB_BOX_CACHE"/.tmp-* 2>/dev/null; then
-		echo "[box] temporary directories left in $TB_BOX_CACHE"
-		return 1
-	fi
+	e2fsck -fn "$img" >"$TB_OUT/box-fsck.log" 2>&1 ||
+		{ cat "$TB_OUT/box-fsck.log"; return 1; }
 }
 
 # check_box_disk KERNEL: a boot's initrd and disk for KERNEL (Debian's):
@@ -77,29 +75,109 @@ check_box_disk()
 	rm -f "$dir/disk.img"
 }
 
-# check_box_boot KERNEL: the box boots Debian's KERNEL under TCG and
-# answers ssh on 127.0.0.1 alone, runs uname -r there, which is KERNEL's
-# release, and powers off when told, its QEMU gone within the bound;
-# prints how long each took.
+# check_box_boot DIR KERNEL: the box boots Debian's KERNEL under TCG
+# from DIR and answers ssh on 127.0.0.1 alone with uname -r, KERNEL's
+# release; it runs on, for the checks that follow, until check_box_off.
 check_box_boot()
 {
-	local dir=$TB_OUT/box-boot rel img t0 t1 t2 out port rc=0
+	local dir=$1 rel img out port
 
-	rel=$(tb_release "$1") && img=$(tb_vmlinuz "$1") || return 1
-	t0=$SECONDS
+	rel=$(tb_release "$2") && img=$(tb_vmlinuz "$2") || return 1
+	box_t0=$SECONDS
 	TB_CPUS=2 TB_MEM=1G tb_box_start "$dir" "$img" "$rel" || return 1
-	t1=$SECONDS
+	box_t1=$SECONDS
+	echo "[box] $rel: ssh answered $((box_t1 - box_t0)) s after the start"
 	out=$(TB_SSH_TIMEOUT=60 tb_box_ssh "$dir" uname -r </dev/null)
 	[ "$out" = "$rel" ] ||
-		{ echo "[box] uname -r: '$out', not $rel"; rc=1; }
+		{ echo "[box] uname -r: '$out', not $rel"; return 1; }
 	port=$(cat "$dir/port")
 	[ "$(ss -Hltn "sport = :$port" | awk '{ print $4 }' | sort -u)" = \
 	  "127.0.0.1:$port" ] ||
-		{ echo "[box] port $port listens elsewhere than 127.0.0.1:"; ss -ltn; rc=1; }
-	tb_box_stop "$dir" || rc=1
-	t2=$SECONDS
-	echo "[box] $rel: ssh answered $((t1 - t0)) s after the start, off $((t2 - t1)) s later"
-	return $rc
+		{ echo "[box] port $port listens elsewhere than 127.0.0.1:"; ss -ltn; return 1; }
+}
+
+# check_box_kexec DIR KERNEL: the ssh target's kernel switch, on the box
+# of DIR running Debian's KERNEL: KERNEL's image, initrd and
+# tracerbench.ko are sent into the tool's directory on the box, and the
+# box kexecs into them with its own command line and comes back on a new
+# boot of that kernel (uname -r and -v), where the module loads and
+# makes its debugfs files; then the box kexecs back to its own
+# kernel from /boot; the kernels sent are removed, and no file of the
+# box outside the tool's directory changed.
+check_box_kexec()
+{
+	local dir=$1 rel img mod first=$1/first d=$TB_TARGET_DIR/kernels/sent
+	local ref ver cmdline t0=$SECONDS out
+
+	rel=$(tb_release "$2") && img=$(tb_vmlinuz "$2") || return 1
+	mod=$(tb_module "$2")
+	[ -f "$mod" ] || { echo "[box] no tracerbench.ko built for $2: $mod"; return 1; }
+	(
+	tb_box_use "$dir"
+	ref=$(tb_ssh 'date +%s' </dev/null) && tb_target_record "$first" ||
+		exit 1
+	cmdline=$(tb_cmdline_own "$(sed -n 3p "$first")")
+	{ read -r rel && read -r ver; } < <(tb_image_uname "$img")
+	tb_target_stage sent "$img" "$dir/initrd.img" "$mod" || exit 1
+	tb_target_kexec "$d/vmlinuz" "$d/initrd.img" "$cmdline" "$rel" "$ver" ||
+		exit 1
+	echo "[box] kexec into the $2 sent: $((SECONDS - t0)) s"
+	out=$(tb_ssh "insmod $d/tracerbench.ko && ls /sys/kernel/debug/tracerbench/ && rmmod tracerbench" </dev/null)
+	if ! echo "$out" | grep -qx benchmark; then
+		echo "[box] the module sent did not load: $out"
+		exit 1
+	fi
+	t0=$SECONDS
+	tb_target_return "$first" || exit 1
+	echo "[box] kexec back: $((SECONDS - t0)) s"
+	tb_target_clean || exit 1
+	# mount points show the mtime of what is mounted there
+	out=$(tb_ssh "find / -xdev -newermt @$ref ! -path '$TB_TARGET_DIR' \
+		! -path /var/tmp | while read -r f; do
+			mountpoint -q \"\$f\" || echo \"\$f\"; done" </dev/null)
+	[ -z "$out" ] ||
+		{ echo "[box] files of the box changed:"; echo "$out"; exit 1; }
+	)
+}
+
+# check_box_off DIR: the box powers off when told, its QEMU gone
+check_box_off()
+{
+	local t0=$SECONDS
+
+	tb_box_stop "$1" || return 1
+	echo "[box] off $((SECONDS - t0)) s after asked; $((SECONDS - box_t0)) s in all"
+}
+
+# check_target_forms: tb_target_parse takes ssh://[USER@]HOST[:PORT] and
+# nothing else, and a kernel that came back other than the one sent is
+# named, with it
+check_target_forms()
+{
+	local u want got
+
+	while read -r u want; do
+		got=$( (tb_target_parse "$u" 2>/dev/null &&
+			echo "$TB_TARGET_USER,$TB_TARGET_HOST,$TB_TARGET_PORT") ||
+			echo refused)
+		[ "$got" = "$want" ] ||
+			{ echo "[target] $u: $got, not $want"; return 1; }
+	done <<'EOF2'
+ssh://box root,box,22
+ssh://me@box.lab:2222 me,box.lab,2222
+ssh://[::1]:2200 root,::1,2200
+box refused
+ssh:// refused
+ssh://me@ refused
+ssh://box:0 refused
+ssh://box:x refused
+ssh://box;reboot refused
+EOF2
+	got=$(tb_target_is "$(printf '6.1.0-1\n#1 SMP A\nid')" 6.12.0-1 '#2 SMP B' 2>&1) &&
+		return 1
+	[ "$got" = "tracerbench: the target came back on 6.1.0-1 #1 SMP A, not on the kernel sent: 6.12.0-1 #2 SMP B" ] ||
+		{ echo "[target] $got"; return 1; }
+	tb_target_is "$(printf '6.1.0-1\n#1 SMP A\nid')" 6.1.0-1 '#1 SMP A'
 }
 
 # check_box_no_kernel: a box whose kernel is no kernel is said to have
@@ -121,15 +199,29 @@ check_box_no_kernel()
 	fi
 }
 
-# step_box KERNEL: the box for Debian's KERNEL (6.12), made and checked
+# step_box KERNEL: the box, booted on Debian's KERNEL (6.12), and the ssh
+# target's kernel switch, on it
 step_box()
 {
+	local dir=$TB_OUT/box
+
+	box_t0=$SECONDS
 	check_box_rootfs
-	result $? "box: a cached Debian $TB_BOX_SUITE rootfs with sshd, kexec and busybox, made once"
+	result $? "box: a cached Debian $TB_BOX_SUITE rootfs with sshd, kexec, kmod and busybox, made once"
 	check_box_disk "$1"
 	result $? "box: $(tb_name "$1")'s initrd loads the disk's, ext4's and the network's modules; the disk authorizes a throwaway key"
 	check_box_no_kernel
 	result $? "box: a kernel that does not boot is reported at once"
-	check_box_boot "$1"
-	result $? "box: boots $(tb_name "$1") under TCG, answers ssh on 127.0.0.1 with its release, powers off"
+	check_target_forms
+	result $? "target: ssh://[USER@]HOST[:PORT] alone; another kernel back is named"
+	if check_box_boot "$dir" "$1"; then
+		result 0 "box: boots $(tb_name "$1") under TCG, answers ssh on 127.0.0.1 with its release"
+		check_box_kexec "$dir" "$1"
+		result $? "target: kexec into the $(tb_name "$1") sent, its module loads; kexec back; nothing left"
+		check_box_off "$dir"
+		result $? "box: powers off when told"
+	else
+		result 1 "box: boots $(tb_name "$1") under TCG, answers ssh on 127.0.0.1 with its release"
+		tb_box_stop "$dir"
+	fi
 }

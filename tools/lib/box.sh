@@ -12,7 +12,7 @@
 # points it elsewhere); what the rootfs is made of, which keys it.
 TB_BOX_CACHE=${TB_BOX_CACHE:-$TB_CACHE/box}
 TB_BOX_SUITE=bookworm
-TB_BOX_PACKAGES=openssh-server,kexec-tools,busybox
+TB_BOX_PACKAGES=openssh-server,kexec-tools,kmod,busybox
 TB_BOX_SIZE=2G
 # the modules, with what they depend on, that the box's initrd loads:
 # QEMU's virtio-rng seeds the kernel's random pool, which without it took
@@ -253,16 +253,17 @@ tb_box_wait()
 }
 
 # tb_box_stop DIR: power the box of DIR off, and wait for its QEMU to
-# exit (30 s at most, then kill it); remove its disk. 1 if it had to be
+# exit, 60 s at most (once, after two kexecs, the kernel took 20 s from
+# sysrq to power-off), then kill it; remove its disk. 1 if it had to be
 # killed.
 tb_box_stop()
 {
 	local dir=$1 pid n=0 rc=0
 
 	pid=$(cat "$dir/qemu.pid" 2>/dev/null) || return 0
-	TB_SSH_TIMEOUT=20 tb_box_ssh "$dir" \
+	TB_SSH_TIMEOUT=10 tb_box_ssh "$dir" \
 		"sync; echo o >/proc/sysrq-trigger" >/dev/null 2>&1 </dev/null
-	while kill -0 "$pid" 2>/dev/null && [ $n -lt 30 ]; do
+	while kill -0 "$pid" 2>/dev/null && [ $n -lt 60 ]; do
 		sleep 1
 		n=$((n + 1))
 	done

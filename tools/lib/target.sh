@@ -52,3 +52,171 @@ tb_ssh()
 		"${TB_TARGET_SSH_OPTS[@]}" -p "$TB_TARGET_PORT" \
 		-l "$TB_TARGET_USER" "$TB_TARGET_HOST" "$@"
 }
+
+# The tool's own directory on the target: the kernels it sends go into
+# kernels/NAME/ there, and nothing of the tool's anywhere else.
+TB_TARGET_DIR=/var/tmp/tracerbench
+# how long a kernel switch may take to answer ssh again (seconds)
+TB_TARGET_WAIT=${TB_TARGET_WAIT:-300}
+
+# tb_target_put LOCAL REMOTE: copy LOCAL to REMOTE on the target, over
+# the ssh connection (no scp or sftp needed there), whole or not at all
+tb_target_put()
+{
+	tb_ssh "mkdir -p '${2%/*}' && cat >'$2.part' && mv '$2.part' '$2'" <"$1"
+}
+
+# tb_target_uname: the target's kernel release, version and boot id (a
+# kexec changes it too), a line each
+tb_target_uname()
+{
+	tb_ssh 'uname -r; uname -v; cat /proc/sys/kernel/random/boot_id' </dev/null
+}
+
+# tb_image_uname IMAGE: the release and version (uname -r, uname -v), a
+# line each, of the x86 kernel IMAGE, from the string its boot header
+# points at: "RELEASE (BUILDER@HOST) VERSION"
+tb_image_uname()
+{
+	local off s
+
+	if [ "$(od -An -c -j 514 -N 4 "$1" 2>/dev/null | tr -d ' ')" != HdrS ]; then
+		echo "tracerbench: $1 is no x86 kernel image" >&2
+		return 1
+	fi
+	off=$(od -An -tu2 -j 526 -N 2 "$1" | tr -d ' ') || return 1
+	s=$(dd if="$1" bs=1 skip=$((off + 512)) count=512 2>/dev/null |
+		tr '\0' '\n' | head -n 1)
+	echo "${s%% *}"
+	echo "${s#*) }"
+}
+
+# tb_target_record FILE: the target's running kernel, recorded in FILE
+# (release, version, command line, a line each) before the first switch,
+# and kexec there, and that kernel's image in /boot to return to; 1,
+# saying why, if either is missing.
+tb_target_record()
+{
+	tb_ssh 'uname -r; uname -v; cat /proc/cmdline' </dev/null >"$1" ||
+		return 1
+	if [ "$(wc -l <"$1")" != 3 ]; then
+		echo "tracerbench: the target's uname and command line: $(cat "$1")" >&2
+		return 1
+	fi
+	tb_ssh "command -v kexec >/dev/null || { echo 'no kexec (install kexec-tools)'; exit 1; }
+		[ -f /boot/vmlinuz-$(head -n 1 "$1") ] || { echo 'no /boot/vmlinuz-$(head -n 1 "$1") to return to'; exit 1; }" \
+		</dev/null >"$1.why" || {
+		echo "tracerbench: the target has $(cat "$1.why")" >&2
+		return 1
+	}
+}
+
+# tb_target_stage NAME IMAGE [INITRD [MODULE]]: the kernel IMAGE, its
+# INITRD and the tracerbench.ko built for it, if given, into the
+# target's TB_TARGET_DIR/kernels/NAME/ (vmlinuz, initrd.img,
+# tracerbench.ko), and none of the box's own files touched
+tb_target_stage()
+{
+	local d=$TB_TARGET_DIR/kernels/$1
+
+	[[ $1 =~ ^[A-Za-z0-9._+-]+$ ]] || {
+		echo "tracerbench: '$1' is no name for a kernel's directory" >&2
+		return 1
+	}
+	tb_ssh "rm -rf '$d'" </dev/null &&
+		tb_target_put "$2" "$d/vmlinuz" &&
+		{ [ -z "${3:-}" ] || tb_target_put "$3" "$d/initrd.img"; } &&
+		{ [ -z "${4:-}" ] || tb_target_put "$4" "$d/tracerbench.ko"; }
+}
+
+# tb_target_kexec IMAGE INITRD CMDLINE RELEASE VERSION: switch the target
+# to its kernel IMAGE (a path there), with INITRD (there; empty for none)
+# and the kernel command line CMDLINE, by kexec -l and kexec -e; wait
+# TB_TARGET_WAIT seconds at most for ssh to answer from a new boot, and
+# check its uname -r and -v are RELEASE and VERSION. 1, naming what came
+# back, if another kernel did; 1 if none did in time.
+tb_target_kexec()
+{
+	local image=$1 initrd=$2 cmdline=$3 rel=$4 ver=$5 before now end
+	local iarg='' out
+
+	before=$(tb_target_uname) || return 1
+	before=$(echo "$before" | sed -n 3p)
+	[ -n "$initrd" ] && iarg="--initrd='$initrd'"
+	# The command line goes on stdin, whatever quotes it holds. The
+	# switch runs detached 2 s later, so that ssh mostly returns first,
+	# by systemd where it runs (which stops the services first); ssh
+	# may also see the connection cut: "loaded" tells kexec -l worked.
+	out=$(printf '%s\n' "$cmdline" | tb_ssh "read -r c
+		kexec -l '$image' $iarg --command-line=\"\$c\" || exit 1
+		echo loaded
+		sync
+		setsid sh -c 'sleep 2; if [ -d /run/systemd/system ]; then
+			systemctl kexec; else kexec -e; fi' >/dev/null 2>&1 </dev/null &")
+	if [ "$out" != loaded ]; then
+		echo "tracerbench: kexec -l $image failed on the target: $out" >&2
+		return 1
+	fi
+	end=$((SECONDS + TB_TARGET_WAIT))
+	while [ $SECONDS -lt $end ]; do
+		sleep 2
+		# a probe begun as the old kernel went down hangs: bound it
+		now=$(TB_SSH_TIMEOUT=15 tb_target_uname 2>/dev/null) || continue
+		[ "$(echo "$now" | sed -n 3p)" != "$before" ] && break
+		now=
+	done
+	if [ -z "$now" ]; then
+		echo "tracerbench: the target did not answer ssh within $TB_TARGET_WAIT s of kexec into $rel" >&2
+		return 1
+	fi
+	tb_target_is "$now" "$rel" "$ver"
+}
+
+# tb_target_is UNAME RELEASE VERSION: UNAME (tb_target_uname's) is of
+# the kernel of RELEASE and VERSION; 1, naming both, if not
+tb_target_is()
+{
+	local r v
+
+	{ read -r r && read -r v; } <<<"$1"
+	[ "$r" = "$2" ] && [ "$v" = "$3" ] && return 0
+	echo "tracerbench: the target came back on $r $v, not on the kernel sent: $2 $3" >&2
+	return 1
+}
+
+# tb_target_return FILE: kexec the target back to the kernel FILE
+# recorded (tb_target_record), from its /boot, with its command line;
+# say so.
+tb_target_return()
+{
+	local rel ver cmdline initrd=
+
+	{ read -r rel && read -r ver && read -r cmdline; } <"$1" || return 1
+	tb_ssh "[ -f /boot/initrd.img-$rel ]" </dev/null &&
+		initrd=/boot/initrd.img-$rel
+	tb_target_kexec "/boot/vmlinuz-$rel" "$initrd" \
+		"$(tb_cmdline_own "$cmdline")" "$rel" "$ver" || return 1
+	echo "tracerbench: the target is back on its kernel, $rel" >&2
+}
+
+# tb_cmdline_own CMDLINE: a kernel's command line as kexec passes it on:
+# without BOOT_IMAGE=, which the boot loader adds
+tb_cmdline_own()
+{
+	local w all words=()
+
+	read -ra all <<<"$1"
+	for w in "${all[@]}"; do
+		case $w in
+		BOOT_IMAGE=*)	;;
+		*)		words+=("$w") ;;
+		esac
+	done
+	echo "${words[*]}"
+}
+
+# tb_target_clean: remove the kernels the tool sent to the target
+tb_target_clean()
+{
+	tb_ssh "rm -rf '$TB_TARGET_DIR/kernels'" </dev/null
+}
