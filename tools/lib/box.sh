@@ -36,10 +36,12 @@ tb_box_sources()
 # packages and TB_BOX_PACKAGES, made once (about 2 minutes) and cached in
 # TB_BOX_CACHE under a name keyed by what it is made of. It is made in a
 # temporary directory there and renamed into place, so that a reader
-# never sees half an image. Prints its path.
+# never sees half an image, under the image's lock (tools/lib/cache.sh),
+# so that two processes that need it make it once. An image is never
+# removed: each boot copies it. Prints its path.
 tb_box_image()
 {
-	local key img tmp src log=$TB_OUT/box-rootfs.log
+	local key img tmp src fd rc log=$TB_OUT/box-rootfs.log
 
 	key=$(printf '%s\n' "$TB_BOX_SUITE" essential "$TB_BOX_PACKAGES" \
 		"$TB_DEB_ARCH" "$TB_BOX_SIZE" | sha256sum | cut -c 1-16)
@@ -53,8 +55,27 @@ tb_box_image()
 		return 1
 	}
 	src=$(tb_box_sources) || return 1
-	mkdir -p "$TB_BOX_CACHE" "$TB_OUT" &&
-		tmp=$(mktemp -d "$TB_BOX_CACHE/.tmp-XXXXXX") || return 1
+	mkdir -p "$TB_BOX_CACHE" "$TB_OUT" || return 1
+	exec {fd}<>"$img.lock" || return 1
+	tb_cache_lock "$fd" -x "$img" || { exec {fd}<&-; return 1; }
+	tb_box_image_make "$img" "$src" "$log" {fd}<&-
+	rc=$?
+	exec {fd}<&-
+	return $rc
+}
+
+# tb_box_image_make IMG SOURCES LOG: tb_box_image's build, under its lock;
+# what an earlier builder that died left is removed first
+tb_box_image_make()
+{
+	local img=$1 src=$2 log=$3 tmp
+
+	if [ -f "$img" ]; then
+		echo "$img"
+		return 0
+	fi
+	rm -rf "$img".tmp-*
+	tmp=$(mktemp -d "$img.tmp-XXXXXX") || return 1
 	echo "tracerbench: making the box's rootfs, Debian $TB_BOX_SUITE with $TB_BOX_PACKAGES, into $img" >&2
 	if mmdebstrap --variant=essential --architectures="$TB_DEB_ARCH" \
 		--include="$TB_BOX_PACKAGES" "$TB_BOX_SUITE" "$tmp/root" - \
