@@ -246,7 +246,7 @@ boots=()
 kernel_env()
 {
 	local l=$1 cfg=${TB_SPECS[$1.kdir]}/.config p=${TB_SPECS[$1.patches]}
-	local t=${TB_SPECS[$1.tree]}
+	local tree=${TB_SPECS[$1.tree]}
 
 	echo "spec ${TB_SPECS[$l.spec]}"
 	echo "kind ${TB_SPECS[$l.kind]}"
@@ -259,8 +259,8 @@ kernel_env()
 	[ -n "$p" ] && echo "patches $p" &&
 		echo "patch_files $(tb_patch_list "$p" quiet | xargs -n 1 basename | tr '\n' ' ')"
 	[ -n "${TB_SPECS[$l.frags]}" ] && echo "fragments ${TB_SPECS[$l.frags]}"
-	[ -n "$t" ] && echo "tree $t" &&
-		echo "tree_state $(tb_tree_state "$t" "${TB_SPECS[$l.commit]}")"
+	[ -n "$tree" ] && echo "tree $tree" &&
+		echo "tree_state $(tb_tree_state "$tree" "${TB_SPECS[$l.commit]}")"
 	return 0
 }
 

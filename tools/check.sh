@@ -30,11 +30,11 @@ set -u
 # words_or WORD...: "a, b or c"
 words_or()
 {
-	local all=$* last=${*: -1}
+	local joined=$* last=${*: -1}
 
-	[ $# -le 1 ] && { echo "$all"; return; }
-	all=${all% "$last"}
-	echo "${all// /, } or $last"
+	[ $# -le 1 ] && { echo "$joined"; return; }
+	joined=${joined% "$last"}
+	echo "${joined// /, } or $last"
 }
 
 usage()
