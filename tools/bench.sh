@@ -386,10 +386,9 @@ run_qemu()
 				"$nr_samples" "$batch" "$TB_CPUS")
 			TB_ICOUNT=$icount TB_TCG_THREAD=${TB_TCG_THREAD-single} \
 				tb_boot_progress "$boot" "$nboots" "$rounds" "$start" \
-				"bench-$l" "$(bench_initrd "$l")" collect "$secs" \
+				"bench-$l" "$(bench_initrd "$l")" bench "$secs" \
 				"$ktap" "${kargs[@]}"
-			if ! grep -q '^1\.\.' "$ktap.ktap" ||
-			   grep -q '^not ok' "$ktap.ktap"; then
+			if ! tb_ktap_passed "$ktap"; then
 				grep -v '^# ' "$ktap.ktap" | tail -n 20 >&2
 				echo "bench.sh: the end of its console:" >&2
 				tail -n 30 "$ktap.console" 2>/dev/null | sed 's/^/  /' >&2

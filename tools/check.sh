@@ -261,8 +261,8 @@ mkdir -p "$TB_OUT"
 . "$TB_TOP/tools/check/host.sh"
 # shellcheck source=tools/check/kernels.sh
 . "$TB_TOP/tools/check/kernels.sh"
-# shellcheck source=tools/check/bench.sh
-. "$TB_TOP/tools/check/bench.sh"
+# shellcheck source=tools/check/benchmarks.sh
+. "$TB_TOP/tools/check/benchmarks.sh"
 # shellcheck source=tools/check/tree.sh
 . "$TB_TOP/tools/check/tree.sh"
 # shellcheck source=tools/check/parts.sh

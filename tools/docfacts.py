@@ -101,7 +101,7 @@ def accepted(rel, top=TOP):
 def tool_of(token, top=TOP):
     """The tool a word of a command line runs, or None: its name alone,
     or a path that ends in the tool's own (tools/bench.sh, not
-    tools/check/bench.sh)."""
+    tools/check/benchmarks.sh)."""
     base = token.rsplit("/", 1)[-1]
     rel = tools(top).get(base)
     if rel is None or (token != base and not token.endswith(rel)):

@@ -36,8 +36,8 @@ TB_DEBS=$TB_CACHE/debs
 . "$TB_TOP/tools/lib/tree.sh" || return 1
 # shellcheck source=tools/lib/spec.sh
 . "$TB_TOP/tools/lib/spec.sh" || return 1
-# shellcheck source=tools/lib/boot.sh
-. "$TB_TOP/tools/lib/boot.sh" || return 1
+# shellcheck source=tools/lib/qemu.sh
+. "$TB_TOP/tools/lib/qemu.sh" || return 1
 # shellcheck source=tools/lib/progress.sh
 . "$TB_TOP/tools/lib/progress.sh" || return 1
 # shellcheck source=tools/lib/target.sh

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# tb-cli: guest-only: the guest's init runs it (tools/lib/boot.sh)
+# tb-cli: guest-only: the guest's init runs it (tools/lib/qemu.sh)
 #
 # In-guest tests of tracerbench, in KTAP. Run as root in a guest whose
 # initramfs has /tracerbench.ko, with debugfs mounted:

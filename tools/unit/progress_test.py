@@ -224,7 +224,7 @@ def check_parts(tmp):
 # --- bench.sh's guest -----------------------------------------------------
 
 QEMU = r"""#!/bin/sh
-# a guest: the collect group's collect.sh, its lines as a serial port's
+# a guest: the bench group's collect.sh, its lines as a serial port's
 for a; do
 	case $a in
 	file:*.ktap)	ktap=${a#file:} ;;
@@ -252,7 +252,7 @@ TB_QEMU=$T/qemu
 tb_cli_name=bench.sh
 mkdir -p "$TB_OUT" "$T/results"
 export TB=$T/tb TRACING=$T/tracing
-tb_boot_progress 1 1 2 "$SECONDS" bench-trace /dev/null collect 60 \
+tb_boot_progress 1 1 2 "$SECONDS" bench-trace /dev/null bench 60 \
 	"$T/out/r1-trace" tb.round=1
 echo "boot $?"
 out=$T/results

@@ -107,7 +107,7 @@ hold_cpu()
 	saved_rt=$(cat $RT_RUNTIME)
 	saved_fair=
 	[ -e $FAIR_RUNTIME ] && saved_fair=$(cat $FAIR_RUNTIME)
-	# On 6.12 a CPU onlined after boot (see tb_boot, tools/lib/boot.sh)
+	# On 6.12 a CPU onlined after boot (see tb_boot, tools/lib/qemu.sh)
 	# has no fair server: runtime and period read 0 and stay so, and a
 	# write fails with EINVAL. There is nothing to switch off then.
 	[ "$saved_fair" = 0 ] && saved_fair=

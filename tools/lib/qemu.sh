@@ -51,6 +51,28 @@ tb_make_initramfs()
 # Guest size; the long suite asks for a small one.
 TB_CPUS=${TB_CPUS:-4}
 TB_MEM=${TB_MEM:-1G}
+# tb_ktap_passed OUT: the boot whose KTAP is OUT.ktap printed its plan
+# and no "not ok"
+tb_ktap_passed()
+{
+	grep -q '^1\.\.' "$1.ktap" && ! grep -q '^not ok' "$1.ktap"
+}
+
+# tb_boot_checked TOOL KERNEL INITRD GROUP TIMEOUT OUT [KERNEL_ARG...]:
+# tb_boot, then, unless it passed, its KTAP on stderr, where its console
+# is, and false
+tb_boot_checked()
+{
+	local tool=$1
+
+	shift
+	tb_boot "$@"
+	tb_ktap_passed "$5" && return 0
+	cat "$5.ktap" >&2
+	echo "$tool: the guest failed; see $5.console" >&2
+	return 1
+}
+
 
 # tb_boot KERNEL INITRD SUITES TIMEOUT OUTPREFIX [extra kernel args]
 # Runs the guest suites SUITES (comma separated). The console goes to

@@ -1,14 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=dash # busybox ash, as dash with local
 #
-# speed: no checks: this module against /against.ko, timed by the wall
+# against: no checks: this module against /against.ko, timed by the wall
 # clock, for tools/scale.sh --against
 
 AGAINST=/against.ko
 
 # time_module KO N: load KO, time one benchmark of N samples per CPU by the
 # wall clock (a module of another version may have no summary), unload;
-# prints "# speed NAME T0 T1 PRIMITIVES"
+# prints "# against NAME T0 T1 PRIMITIVES"
 time_module()
 {
 	local t0 t1 prims
@@ -23,11 +23,11 @@ time_module()
 	# shellcheck disable=SC2012 # counts them, whatever their names
 	prims=$(ls -d "$TB"/*/median | wc -l)
 	rmmod tracerbench || return 1
-	echo "# speed $(basename "$1" .ko) $t0 $t1 $prims"
+	echo "# against $(basename "$1" .ko) $t0 $t1 $prims"
 }
 
 # Both modules in turn, rounds times, so that drift hits both alike.
-group_speed()
+group_against()
 {
 	local n r
 	n=$(cmdline_param speed_samples 1000000)

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=dash # busybox ash, as dash with local
 #
-# collect: no checks: collect.sh's results, for tools/bench.sh
+# bench: no checks: collect.sh's results, for tools/bench.sh
 
 # One boot's share of tools/bench.sh's rounds: collect.sh's results as
 # "# @@ PATH" blocks, for the host to put back together.
@@ -17,7 +17,7 @@ test_collect()
 		--clock "$(cmdline_param clock '')" /tmp/results
 }
 
-group_collect()
+group_bench()
 {
 	run_test "load" load
 	run_test "collect" test_collect

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=dash # busybox ash, as dash with local
 #
-# cost: no checks: runs of tb.cost_sizes= samples, under icount, for
+# speed: no checks: runs of tb.cost_sizes= samples, under icount, for
 # tools/speed.sh
 
 # thread_runtime CPU: the ns tracerbench's thread on CPU has run, from
@@ -32,7 +32,7 @@ measure_cost()
 	echo "# cost $1 $(summary_key duration_ns) $(summary_key counter_hz) $(summary_key overhead) $(summary_key batch) $ran$m"
 }
 
-group_cost()
+group_speed()
 {
 	local n f
 	diag "kernel $(uname -r)"
