@@ -315,40 +315,36 @@ check_scenarios()
 	return $bad
 }
 
+# unit_suite NAME LOG COMMAND...: a host suite's results, into
+# $TB_OUT/LOG, counted as NAME's
+unit_suite()
+{
+	local name=$1 log=$TB_OUT/$2
+
+	shift 2
+	"$@" >"$log" 2>&1
+	collect_summary "$name" "$log"
+}
+
 check_host()
 {
-	local kernels
+	local kernels py=/usr/bin/python3 unit=$TB_TOP/tools/unit
 
 	make -s -C "$TB_TOP/tools/unit" check >"$TB_OUT/unit.log" 2>&1
 	collect_summary unit "$TB_OUT/unit.log"
-	/usr/bin/python3 "$TB_TOP/tools/unit/report_test.py" \
-		>"$TB_OUT/report-unit.log" 2>&1
-	collect_summary "report unit" "$TB_OUT/report-unit.log"
-	/usr/bin/python3 "$TB_TOP/tools/unit/reportcode_test.py" \
-		>"$TB_OUT/reportcode-unit.log" 2>&1
-	collect_summary "report code unit" "$TB_OUT/reportcode-unit.log"
-	/usr/bin/python3 "$TB_TOP/tools/unit/reportlkml_test.py" \
-		>"$TB_OUT/reportlkml-unit.log" 2>&1
-	collect_summary "report lkml unit" "$TB_OUT/reportlkml-unit.log"
-	/usr/bin/python3 "$TB_TOP/tools/unit/jump_nop_test.py" \
-		>"$TB_OUT/jump-nop-unit.log" 2>&1
-	collect_summary "jump_nop unit" "$TB_OUT/jump-nop-unit.log"
+	unit_suite "report unit" report-unit.log "$py" "$unit/report_test.py"
+	unit_suite "report code unit" reportcode-unit.log "$py" "$unit/reportcode_test.py"
+	unit_suite "report lkml unit" reportlkml-unit.log "$py" "$unit/reportlkml_test.py"
+	unit_suite "jump_nop unit" jump-nop-unit.log "$py" "$unit/jump_nop_test.py"
 	# the one reader of the module's C, on reformatted headers
-	/usr/bin/python3 "$TB_TOP/tools/unit/cfacts_test.py" \
-		>"$TB_OUT/cfacts-unit.log" 2>&1
-	collect_summary "cfacts unit" "$TB_OUT/cfacts-unit.log"
+	unit_suite "cfacts unit" cfacts-unit.log "$py" "$unit/cfacts_test.py"
 	# every tool's --help and a bad option (doc/cli.md)
-	/usr/bin/python3 "$TB_TOP/tools/unit/cli_test.py" \
-		>"$TB_OUT/cli-unit.log" 2>&1
-	collect_summary "cli unit" "$TB_OUT/cli-unit.log"
+	unit_suite "cli unit" cli-unit.log "$py" "$unit/cli_test.py"
 	# make check's parts, a guest's runs and a kernel build shown as
 	# they come (tools/lib/progress.sh), read from short made-up runs
-	/usr/bin/python3 "$TB_TOP/tools/unit/progress_test.py" \
-		>"$TB_OUT/progress-unit.log" 2>&1
-	collect_summary "progress unit" "$TB_OUT/progress-unit.log"
+	unit_suite "progress unit" progress-unit.log "$py" "$unit/progress_test.py"
 	# the cache's locks, processes side by side (tools/lib/cache.sh)
-	"$TB_TOP/tools/unit/cache_test.sh" >"$TB_OUT/cache-unit.log" 2>&1
-	collect_summary "cache unit" "$TB_OUT/cache-unit.log"
+	unit_suite "cache unit" cache-unit.log "$unit/cache_test.sh"
 	check_no_kdir
 	result $? "make without a kernel build tree names the headers package"
 	check_tree_key
@@ -364,8 +360,7 @@ check_host()
 	check_install_update_fails
 	result $? "packages install even when apt-get update fails"
 	# the kernel spec's grammar, a boot's timeout, what each tool installs
-	"$TB_TOP/tools/unit/spec_test.sh" >"$TB_OUT/spec-unit.log" 2>&1
-	collect_summary "spec unit" "$TB_OUT/spec-unit.log"
+	unit_suite "spec unit" spec-unit.log "$unit/spec_test.sh"
 	check_now_us
 	result $? "guest now_us: microseconds from any clock, one that starts at 0 too"
 	check_scenarios

@@ -20,6 +20,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ktap  # noqa: E402
+
 TOP = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(
     __file__)), "..", ".."))
 DIRS = ["tools", os.path.join("tools", "guest")]
@@ -178,14 +181,7 @@ def main():
             results.append(check_bad(tmp, script))
         for argv, extra, rc, words in CASES:
             results.append(check_case(tmp, argv, extra, rc, words))
-    print("KTAP version 1")
-    print(f"1..{len(results)}")
-    for n, (name, ok, reason) in enumerate(results, 1):
-        print(f"{'ok' if ok else 'not ok'} {n} {name}"
-              + ("" if ok else f" # {reason}"))
-    failed = sum(not ok for _, ok, _ in results)
-    print(f"{len(results) - failed} passed, {failed} failed")
-    return 1 if failed else 0
+    return ktap.report(results)
 
 
 if __name__ == "__main__":

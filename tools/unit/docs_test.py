@@ -14,6 +14,9 @@ import os
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ktap  # noqa: E402
+
 spec = importlib.util.spec_from_file_location(
     "docs", os.path.join(os.path.dirname(os.path.abspath(__file__)),
                          "..", "docs.py"))
@@ -222,14 +225,7 @@ def main():
     got = skipped_without_output()
     results.append(("a block without a fresh output is skipped",
                     got == (0, 0), f"got {got}, want (0, 0)"))
-    print("KTAP version 1")
-    print(f"1..{len(results)}")
-    for n, (name, ok, why) in enumerate(results, 1):
-        print(f"{'ok' if ok else 'not ok'} {n} {name}"
-              + ("" if ok else f" # {why}"))
-    failed = sum(not ok for _, ok, _ in results)
-    print(f"{len(results) - failed} passed, {failed} failed")
-    return 1 if failed else 0
+    return ktap.report(results)
 
 
 if __name__ == "__main__":

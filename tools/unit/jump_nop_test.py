@@ -9,6 +9,9 @@ import os
 import struct
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ktap  # noqa: E402
+
 spec = importlib.util.spec_from_file_location(
     "jump_nop", os.path.join(os.path.dirname(os.path.abspath(__file__)),
                              "..", "jump_nop.py"))
@@ -84,16 +87,7 @@ def main():
         got = jump_nop.is_nop(text)
         results.append((f"is_nop: '{text}' is {'' if want else 'not '}a NOP",
                         got == want, f"got {got}"))
-    print("KTAP version 1")
-    print(f"1..{len(results)}")
-    failed = 0
-    for n, (name, ok, why) in enumerate(results, 1):
-        if not ok:
-            print(f"# {why}")
-            failed += 1
-        print(f"{'ok' if ok else 'not ok'} {n} {name}")
-    print(f"{len(results) - failed} passed, {failed} failed")
-    return 1 if failed else 0
+    return ktap.report(results)
 
 
 if __name__ == "__main__":

@@ -30,6 +30,9 @@ import tempfile
 import threading
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ktap  # noqa: E402
+
 TOP = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(
     __file__)), "..", ".."))
 TIMEOUT = 30
@@ -438,14 +441,7 @@ def main():
                   check_build_tty):
         with tempfile.TemporaryDirectory() as tmp:
             results += check(tmp)
-    print("KTAP version 1")
-    print(f"1..{len(results)}")
-    for n, (name, ok, reason) in enumerate(results, 1):
-        print(f"{'ok' if ok else 'not ok'} {n} {name}"
-              + ("" if ok else f" # {reason}"))
-    failed = sum(not ok for _, ok, _ in results)
-    print(f"{len(results) - failed} passed, {failed} failed")
-    return 1 if failed else 0
+    return ktap.report(results)
 
 
 if __name__ == "__main__":
