@@ -242,6 +242,7 @@ static __always_inline u64 tb_window(enum tb_prim prim, bool work,
 struct tb_pacing {
 	const struct tb_run *run;
 	bool moved;			/* tb_force_counter_move, this block */
+	u64 retimed;			/* blocks timed again: the counter moved */
 	struct tb_pace pace;
 	u64 every[TB_NR_PRIMS];		/* windows between two checks */
 };
@@ -252,6 +253,7 @@ static void tb_pacing_init(struct tb_pacing *pacing, const struct tb_run *run)
 
 	pacing->run = run;
 	tb_pace_init(&pacing->pace);
+	pacing->retimed = 0;
 	/* one window first: nothing is known of what a window costs */
 	for (prim = 0; prim < TB_NR_PRIMS; prim++)
 		pacing->every[prim] = 1;
@@ -516,10 +518,7 @@ static int tb_sample(struct tb_pacing *pacing, struct tb_cpu_buf *buf,
 				return err;
 			if (tb_pmc_stayed(run, sel, stamp))
 				break;
-			pr_info_ratelimited("CPU %u: the %s counter moved during a block of %s: timed again\n",
-					    raw_smp_processor_id(),
-					    tb_clock_names[run->cfg.clock],
-					    tb_prim_names[prim]);
+			pacing->retimed++;
 		}
 		tb_replay(&rec, n, sums);
 	}
@@ -707,6 +706,11 @@ int tb_measure_cpu(struct tb_run *run, struct tb_cpu *tc)
 	cycles1 = tb_span_read(cfg, tc);
 	ns1 = cfg->clock == TB_CLOCK_NS ? cycles1 : ktime_get_ns();
 	tc->counter_hz = tb_counter_hz(cycles1 - cycles0, ns1 - ns0);
+	/* once a run, not once a block: a busy perf can move it often */
+	if (pacing.retimed)
+		pr_info("CPU %u: %llu blocks timed again: the %s counter moved\n",
+			raw_smp_processor_id(), pacing.retimed,
+			tb_clock_names[cfg->clock]);
 	/* below U64_MAX: at most 2^30 rounds of a window's cost */
 	tc->overhead = div64_u64(overhead_sum, rounds);
 
