@@ -51,11 +51,12 @@ END = {"|", "||", ";", "&&", "&"}
 PLACEHOLDERS = {"--opt"}
 
 
-@functools.lru_cache(maxsize=None)
-def tools(top=TOP):
-    """{basename: path relative to top} of every tool a user runs, found
-    as tools/unit/cli_test.py finds them."""
-    found = {}
+def tool_files(top=TOP):
+    """[(path relative to top, guest_only)] of every tool in the tree:
+    an executable script (a shebang) or a Python file with a main, not a
+    file sourced or imported; guest_only where its head says the guest
+    alone runs it (GUEST_ONLY)."""
+    found = []
     for d in TOOL_DIRS:
         for name in sorted(os.listdir(os.path.join(top, d))):
             rel = os.path.join(d, name)
@@ -66,13 +67,19 @@ def tools(top=TOP):
                 text = f.read()
             if name.endswith(".py"):
                 if "if __name__ == \"__main__\":" not in text:
-                    continue
+                    continue    # a module report.py imports
             elif not text.startswith("#!"):
-                continue
-            if GUEST_ONLY in "".join(text.splitlines(True)[:20]):
-                continue
-            found[name] = rel
+                continue        # sourced: lib.sh
+            found.append((rel, GUEST_ONLY in
+                          "".join(text.splitlines(True)[:20])))
     return found
+
+
+@functools.lru_cache(maxsize=None)
+def tools(top=TOP):
+    """{basename: path relative to top} of every tool a user runs."""
+    return {os.path.basename(rel): rel
+            for rel, guest_only in tool_files(top) if not guest_only}
 
 
 @functools.lru_cache(maxsize=None)

@@ -22,11 +22,13 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ktap  # noqa: E402
+# tools/docfacts.py: which files are tools
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                os.pardir))
+import docfacts  # noqa: E402
 
 TOP = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(
     __file__)), "..", ".."))
-DIRS = ["tools", os.path.join("tools", "guest")]
-GUEST_ONLY = "tb-cli: guest-only"
 TRIPWIRES = ["make", "apt-get", "dpkg-query", "insmod", "modprobe",
              "qemu-system-x86_64", "qemu-system-aarch64", "qemu-system-i386"]
 
@@ -72,37 +74,12 @@ CASES = [
 ]
 
 
-def first_line(path):
-    with open(path, "rb") as f:
-        return f.readline().decode("utf-8", "replace")
-
-
-def head(path, lines=20):
-    with open(path, encoding="utf-8", errors="replace") as f:
-        return [f.readline() for _ in range(lines)]
-
-
 def scripts():
     """Every tool a user runs, from the top of the tree; and the guest's
-    own, left out."""
-    found, left = [], []
-    for d in DIRS:
-        for name in sorted(os.listdir(os.path.join(TOP, d))):
-            rel = os.path.join(d, name)
-            path = os.path.join(TOP, rel)
-            if not os.path.isfile(path):
-                continue
-            if name.endswith(".py"):
-                with open(path, encoding="utf-8") as f:
-                    if "if __name__ == \"__main__\":" not in f.read():
-                        continue    # a module report.py imports
-            elif not first_line(path).startswith("#!"):
-                continue            # sourced: lib.sh
-            if any(GUEST_ONLY in ln for ln in head(path)):
-                left.append(rel)
-            else:
-                found.append(rel)
-    return found, left
+    own, left out (tools/docfacts.py says which is which)."""
+    files = docfacts.tool_files(TOP)
+    return ([rel for rel, guest in files if not guest],
+            [rel for rel, guest in files if guest])
 
 
 def tripwires(d):
