@@ -10,9 +10,19 @@
 # on stderr, which do not fail it (a kernel is measured by the clocks a
 # run uses). --sizes also prints,
 # for each window, what lies between its two clock reads, the reads left
-# out: "size WINDOW INSTRUCTIONS BYTES CALLS", CALLS the functions called
-# (comma-separated, "-" for none). Every instruction counts once, taken
-# or not, as the window's code is laid out.
+# out: "size WINDOW INSTRUCTIONS BYTES CALLS INLINE OUT_OF_LINE JUMPS
+# JUMP_BYTES", CALLS the functions called (comma-separated, "-" for none).
+# Every instruction counts once, taken or not, as the window's code is
+# laid out. BYTES is INLINE plus OUT_OF_LINE: INLINE the bytes of the
+# window's instructions that lie in the straight line, at addresses after
+# the opening read and before the closing read that comes first after it
+# in the function (the one its fall-through reaches, as laid out);
+# OUT_OF_LINE the others, blocks that only jumps reach: placed after the
+# return, before the opening read, or in the function's cold part
+# (tb_win_X.cold, in .text.unlikely). JUMPS: the __jump_table entries
+# (static branches, jump labels) whose code is one of the window's
+# instructions, and JUMP_BYTES the bytes they take in the kernel's or
+# module's data (tb_elf_tools's elf_jump_entry each).
 #
 # Each window is a function of its own, tb_win_PRIM[_CLOCK][_work]
 # (windows.h, measure.c's tb_window(); listed by tools/cfacts.py). A clock read (x86: rdtsc, rdtscp, rdpmc;
@@ -23,7 +33,10 @@
 # block (the unlikely preempt_schedule() call of preempt_enable() goes after
 # the return, and may have its own copy of the closing read). Exactly one
 # read must open the window on every path from the entry, and no path from
-# it may return without a closing read. In the window, allowed are:
+# it may return without a closing read. A cold part the compiler split off
+# the function (tb_win_X.cold, another section) is part of the window:
+# jumps into it and back are followed, each instruction known by its
+# section and address. In the window, allowed are:
 #   - the primitive's own instructions: cli, sti, and for the irq ones
 #     pushf/pop and the test of the flags (6.12's local_irq_disable() reads
 #     them too); for the preempt ones an update or a read of the per-CPU
@@ -43,6 +56,8 @@
 #     which KASAN does not instrument;
 #   - i386: the opening read's %edx:%eax stored to the stack, which the
 #     empty (none) window does alike;
+#   - x86, the irq ones: a register stored to the stack and loaded back
+#     (the flags, kept across a hook call by a static-key guard's block);
 #   - x86, a PMU clock: the closing read's load of the counter selector
 #     (%ecx of rdpmc) from the per-CPU tb_pmc_sel, as the empty window's;
 #   - calls of the primitive's own hooks, per primitive (below), the
@@ -53,7 +68,7 @@
 #   - nops (alternatives padding, alignment).
 # Anything else fails the check: any other memory access (a sample or
 # histogram store moved inside), any other call, a third clock read, a
-# return or a jump out of the function.
+# return or a jump out of the function (and its cold part).
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -74,8 +89,10 @@ options (--opt VALUE or --opt=VALUE):
   --clocks LIST    hold only these clocks' windows to the check, of
                    $(tb_clocks | paste -sd ,);
                    the others' are warnings on stderr
-  --sizes          also print "size WINDOW INSTRUCTIONS BYTES CALLS" for
-                   each window: what lies between its two clock reads
+  --sizes          also print "size WINDOW INSTRUCTIONS BYTES CALLS INLINE
+                   OUT_OF_LINE JUMPS JUMP_BYTES" for each window: what
+                   lies between its two clock reads, its bytes in the
+                   straight line and out of it, and its jump table entries
   -h, --help       print this and exit
 EOF
 }
@@ -127,9 +144,61 @@ for w in $WINDOWS; do
 	missing=1
 done
 
+# Each __jump_table entry (one every elf_jump_entry bytes) as
+# "CODE>TARGET", each "SYMBOL:VALUE:ADDEND" (value hex, addend decimal):
+# the static branch at VALUE + ADDEND in SYMBOL's section, from the code
+# field, and where it jumps when its key is flipped, from the target field
+# after it. i386 (REL) keeps the addend in the field, as its hex dump has.
+jump_entries()
+{
+	{
+		readelf -rW "$ko"
+		[ "$arch" != i386 ] || readelf -x __jump_table "$ko" 2>/dev/null
+	} | awk -v n="$elf_jump_entry" '
+	/^Relocation section / { rel = $3 ~ /^.\.rela?__jump_table.$/; next }
+	/^Hex dump of section / { rel = 0; dump = $NF ~ /__jump_table/; next }
+	rel && $1 ~ /^[0-9a-f]+$/ && NF >= 5 {
+		off = hex($1)
+		k = int(off / n)
+		if (off % n > 4)
+			next
+		field[k, off % n] = $5 ":" $4 ":" (NF >= 7 ? hex($7) * ($6 == "-" ? -1 : 1) : "rel")
+		at[k, off % n] = off
+		if (k + 1 > nk)
+			nk = k + 1
+	}
+	dump && $1 ~ /^0x[0-9a-f]+$/ {
+		o = hex(substr($1, 3))
+		for (k = 2; k <= NF && $k ~ /^[0-9a-f]+$/ && length($k) == 8; k++)
+			for (b = 0; b < 4; b++)
+				byte[o++] = hex(substr($k, 2 * b + 1, 2))
+	}
+	# mawk has no strtonum()
+	function hex(s,    v, k) {
+		v = 0
+		for (k = 1; k <= length(s); k++)
+			v = v * 16 + index("0123456789abcdef", substr(s, k, 1)) - 1
+		return v
+	}
+	function value(k, f,    c, o, v) {
+		c = field[k, f]
+		if (c ~ /:rel$/) {
+			o = at[k, f]
+			v = byte[o] + 256 * (byte[o + 1] + 256 * (byte[o + 2] + 256 * byte[o + 3]))
+			sub(/rel$/, v >= 2^31 ? v - 2^32 : v, c)
+		}
+		return c
+	}
+	END {
+		for (k = 0; k < nk; k++)
+			if ((k, 0) in field && (k, 4) in field)
+				printf "%s>%s ", value(k, 0), value(k, 4)
+	}'
+}
+
 $objdump -dr --no-show-raw-insn "$ko" |
 awk -v windows="$WINDOWS" -v untraced="$TB_C_UNTRACED" -v ko="$ko" -v arch="$arch" -v sizes=$sizes \
-    -v clocks=",$clocks," \
+    -v clocks=",$clocks," -v jumps="$(jump_entries)" -v jump_entry="$elf_jump_entry" \
     -v fnsizes="$(echo "$syms" | awk '$4 ~ /^tb_win_/ { printf "%s:%s ", $4, $2 }')" '
 BEGIN {
 	# the size of each window function (nm -S): where its last instruction ends
@@ -170,11 +239,11 @@ function held(name) {
 }
 function fail(msg) {
 	if (!held(fn)) {
-		printf "disasm: warning: %s: %s+0x%x: %s: %s (clock %s, not run)\n", ko, fn, addr[i] - base, text[i], msg, clock_of(fn) > "/dev/stderr"
+		printf "disasm: warning: %s: %s+0x%x: %s: %s (clock %s, not run)\n", ko, part[i], addr[i] - partbase[part[i]], text[i], msg, clock_of(fn) > "/dev/stderr"
 		unheld[clock_of(fn)]++
 		return
 	}
-	printf "disasm: %s: %s+0x%x: %s: %s\n", ko, fn, addr[i] - base, text[i], msg
+	printf "disasm: %s: %s+0x%x: %s: %s\n", ko, part[i], addr[i] - partbase[part[i]], text[i], msg
 	bad = 1
 }
 # The calls a window of primitive p may make, besides the work.
@@ -232,16 +301,54 @@ function is_read(j) {
 function is_return(j) {
 	return op[j] ~ /^ret/ || (is_uncond(op[j]) && target[j] == "__x86_return_thunk")
 }
-# The instruction at address a of the function, or 0.
-function at(a) {
-	return (a in idx) ? idx[a] : 0
+# The window function (or its cold part) that instruction j is of.
+function window_of(j,    w) {
+	w = part[j]
+	sub(/\.cold(\.[0-9]+)?$/, "", w)
+	return w
 }
-# objdump shows a branch target as "ADDR <fn+OFF>", after any registers
-function jump_target(j,    t) {
-	if (!match(args[j], /[0-9a-f]+ </))
+# The instruction at address a of section sec, if it is of window fn; or 0.
+function at(sec, a,    k) {
+	k = sec ":" a
+	return (k in idx) && window_of(idx[k]) == fn ? idx[k] : 0
+}
+# Where the instruction after j begins, in its part.
+function next_addr(j) {
+	return j < ni && part[j + 1] == part[j] ? addr[j + 1] : partend[part[j]]
+}
+# The section and value of a symbol: a section symbol (".text.unlikely")
+# is its own at 0, a function is where objdump showed it; "" if neither.
+function sym_sec(s) {
+	return s ~ /^\./ ? s : (s in symsec) ? symsec[s] : ""
+}
+function sym_val(s) {
+	return s ~ /^\./ ? 0 : symaddr[s]
+}
+# "SECTION:ADDRESS" of a jump table field, "SYMBOL:VALUE:ADDEND"; or "".
+function code_addr(f,    kv) {
+	split(f, kv, ":")
+	return sym_sec(kv[1]) == "" ? "" : sym_sec(kv[1]) ":" (hex(kv[2]) + kv[3])
+}
+# The instruction branch j goes to, if it is of the window; or 0.
+# objdump shows a branch target as "ADDR <fn+OFF>", after any registers;
+# a branch to another section (a cold part and back) has a relocation
+# instead, against a symbol plus an addend, relative to the field on x86
+# (the target is the end of the instruction plus the displacement), to
+# the instruction on arm64. i386 (REL) keeps the addend in the field,
+# which objdump shows added to the end of the instruction.
+function jump_target(j,    sec, a) {
+	if (rsym[j] == "")
+		return shown[j] == "" ? 0 : at(partsec[part[j]], shown[j])
+	sec = sym_sec(rsym[j])
+	if (sec == "")
 		return 0
-	t = substr(args[j], RSTART, RLENGTH - 2)
-	return at(hex(t))
+	a = raddend[j]
+	if (a == "")
+		a = shown[j] - next_addr(j)
+	a += sym_val(rsym[j])
+	if (arch != "arm64")
+		a += next_addr(j) - roff[j]
+	return at(sec, a)
 }
 # arm64: instruction i of a window of primitive p, 1 if it is allowed;
 # 0 if it is not, and said why; -1 if the common rules below decide.
@@ -371,7 +478,7 @@ function allowed(p,    sym, mem, a) {
 		return 0
 	}
 	if (is_jump(op[i])) {
-		if (args[i] ~ ("<" fn "\\+0x"))
+		if (jump_target(i))
 			return 1
 		fail("jump out of the window function")
 		return 0
@@ -387,6 +494,12 @@ function allowed(p,    sym, mem, a) {
 	    sym ~ /^(__preempt_count|pcpu_hot)$/ &&
 	    (op[i] ~ /^(inc|dec|add|sub|cmp|test)/ ||
 	     op[i] ~ /^mov/ && args[i] ~ /^%[gf]s:/))
+		return 1
+	# the irq ones: the flags kept on the stack across a hook call, as
+	# the out-of-line block of a hook guarded by a static key may keep them
+	if (p ~ /irq/ && op[i] ~ /^mov[lq]?$/ &&
+	    (args[i] ~ /^%[a-z0-9]+,(0x[0-9a-f]+)?\(%[er]sp\)$/ ||
+	     args[i] ~ /^(0x[0-9a-f]+)?\(%[er]sp\),%[a-z0-9]+$/))
 		return 1
 	# i386: too few registers to keep the opening read (%edx:%eax) in
 	# them across the loop: its spill to the stack, which the empty (none)
@@ -415,20 +528,23 @@ function allowed(p,    sym, mem, a) {
 }
 # Walk the code reachable from instruction `from` without crossing a clock
 # read; with check, every instruction on the way must be allowed, and is
-# counted in win_insns, win_bytes and win_calls. Returns the number of
-# distinct clock reads that end the walk.
-function walk(from, check, p,    todo, n, seen, reads, j, t) {
+# counted in win_insns, win_bytes and win_calls, and kept in counted[].
+# The reads that end the walk are kept in closing[]. Returns their number.
+function walk(from, check, p,    todo, n, seen, reads, j, t, k, m, ts) {
 	win_insns = win_bytes = 0
 	win_calls = ""
+	split("", counted)
+	split("", closing)
 	n = 0
 	todo[++n] = from
 	while (n) {
 		j = todo[n--]
-		if (!j || j > ni || (j in seen))
+		if (!j || j > ni || (j in seen) || window_of(j) != fn)
 			continue
 		seen[j] = 1
 		if (is_read(j)) {
 			reads++
+			closing[j] = 1
 			last_read = j
 			continue
 		}
@@ -443,9 +559,24 @@ function walk(from, check, p,    todo, n, seen, reads, j, t) {
 			i = j
 			allowed(p)
 			win_insns++
-			win_bytes += (j < ni ? addr[j + 1] : fn_end) - addr[j]
+			win_bytes += next_addr(j) - addr[j]
+			counted[j] = 1
 			if (is_call(op[j]) && index("," win_calls ",", "," target[j] ",") == 0)
 				win_calls = win_calls (win_calls == "" ? "" : ",") target[j]
+		}
+		# a static branch (a nop, or a jump) may go to its target too
+		k = partsec[part[j]] ":" addr[j]
+		if (k in jump_to) {
+			m = split(jump_to[k], ts, " ")
+			for (; m > 0; m--) {
+				t = ts[m] in idx && window_of(idx[ts[m]]) == fn ? idx[ts[m]] : 0
+				if (t)
+					todo[++n] = t
+				else if (check) {
+					i = j
+					fail("static branch out of the window function")
+				}
+			}
 		}
 		if (is_jump(op[j])) {
 			t = jump_target(j)
@@ -454,18 +585,37 @@ function walk(from, check, p,    todo, n, seen, reads, j, t) {
 			if (is_uncond(op[j]))
 				continue
 		}
-		todo[++n] = j + 1
+		if (j < ni && part[j + 1] == part[j])
+			todo[++n] = j + 1
 	}
 	return reads
 }
+# Of the instructions counted, the bytes in the straight line from the
+# opening read `start` to the first closing read after it in the function,
+# in win_inline; those of the others in win_out. The jump table entries of the
+# counted instructions in win_jumps.
+function layout(start,    j, end) {
+	win_inline = win_out = win_jumps = 0
+	end = -1
+	# (the keys are strings: +0 for the numbers they are)
+	for (j in closing)
+		if (part[j += 0] == fn && addr[j] > addr[start] &&
+		    (end < 0 || addr[j] < end))
+			end = addr[j]
+	for (j in counted) {
+		if (part[j += 0] == fn && addr[j] > addr[start] && addr[j] < end)
+			win_inline += next_addr(j) - addr[j]
+		else
+			win_out += next_addr(j) - addr[j]
+		win_jumps += jump_at[partsec[part[j]] ":" addr[j]]
+	}
+}
 function check_window(    p, start) {
-	if (fn == "")
-		return
 	nwin++
 	p = win_prim[fn]
 	# one read opens the window on every path from the entry ...
-	if (walk(1, 0, p) != 1) {
-		i = 1
+	if (walk(partfirst[fn], 0, p) != 1) {
+		i = partfirst[fn]
 		fail("not exactly one clock read opens the window")
 		return
 	}
@@ -475,41 +625,60 @@ function check_window(    p, start) {
 		i = start
 		fail("no clock read closes the window")
 	}
+	layout(start)
 	if (sizes)
-		printf "size %s %d %d %s\n", fn, win_insns, win_bytes,
-			win_calls == "" ? "-" : win_calls
+		printf "size %s %d %d %s %d %d %d %d\n", fn, win_insns, win_bytes,
+			win_calls == "" ? "-" : win_calls, win_inline, win_out,
+			win_jumps, win_jumps * jump_entry
+}
+/^Disassembly of section / {
+	sec = $4
+	sub(/:$/, "", sec)
+	next
 }
 /^[0-9a-f]+ <.*>:$/ {
-	check_window()
-	fn = ""
-	ni = 0
-	split("", idx)
+	cur = ""
 	split("", regkind)
 	name = $2
 	gsub(/[<>:]/, "", name)
+	symaddr[name] = hex($1)
+	symsec[name] = sec
 	if (name ~ /^tb_win_/) {
-		fn = name
-		base = hex($1)
-		fn_end = base + hex(fnsize[fn])
+		cur = name
+		partbase[cur] = hex($1)
+		partsec[cur] = sec
+		partend[cur] = partbase[cur] + hex(fnsize[cur])
+		partfirst[cur] = ni + 1
+		parts[++nparts] = cur
 	}
 	next
 }
-fn != "" && /^[ \t]+[0-9a-f]+:[ \t]+R_(X86_64|386|AARCH64)_/ {
+cur != "" && /^[ \t]+[0-9a-f]+:[ \t]+R_(X86_64|386|AARCH64)_/ {
 	# a relocation names the target of the instruction before it
 	s = $NF
-	sub(/[-+]0x[0-9a-f]+$/, "", s)
-	target[ni] = s
+	rsym[ni] = s
+	sub(/[-+]0x[0-9a-f]+$/, "", rsym[ni])
+	raddend[ni] = ""
+	if (match(s, /[-+]0x[0-9a-f]+$/))
+		raddend[ni] = hex(substr(s, RSTART + 3)) * (substr(s, RSTART, 1) == "-" ? -1 : 1)
+	else if (arch != "i386")
+		raddend[ni] = 0
+	roff[ni] = $1
+	sub(/:$/, "", roff[ni])
+	roff[ni] = hex(roff[ni])
+	target[ni] = rsym[ni]
 	if (is_call(op[ni]) || is_jump(op[ni]))
-		args[ni] = "<" s ">"
+		args[ni] = "<" rsym[ni] ">"
 	next
 }
-fn != "" && /^ +[0-9a-f]+:\t/ {
+cur != "" && /^ +[0-9a-f]+:\t/ {
 	ni++
+	part[ni] = cur
 	line = $0
 	sub(/^ +/, "", line)
 	split(line, f, "\t")
 	addr[ni] = hex(substr(f[1], 1, length(f[1]) - 1))
-	idx[addr[ni]] = ni
+	idx[sec ":" addr[ni]] = ni
 	# x86 objdump pads the mnemonic with spaces, arm64 with a tab
 	text[ni] = substr(line, length(f[1]) + 2)
 	gsub(/\t/, " ", text[ni])
@@ -524,12 +693,33 @@ fn != "" && /^ +[0-9a-f]+:\t/ {
 		track_arm64(ni)
 	# a direct call within the object names its target in <...>
 	target[ni] = ""
+	rsym[ni] = ""
+	shown[ni] = ""
 	if (match(args[ni], /<[^>+]+>/))
 		target[ni] = substr(args[ni], RSTART + 1, RLENGTH - 2)
+	if (match(args[ni], /[0-9a-f]+ </))
+		shown[ni] = hex(substr(args[ni], RSTART, RLENGTH - 2))
 	next
 }
 END {
-	check_window()
+	# the static branches, by section and address: how many entries,
+	# and where they may jump
+	n = split(jumps, js, " ")
+	for (k = 1; k <= n; k++) {
+		split(js[k], ct, ">")
+		c = code_addr(ct[1])
+		if (c == "")
+			continue
+		jump_at[c]++
+		t = code_addr(ct[2])
+		jump_to[c] = jump_to[c] " " (t == "" ? "?" : t)
+	}
+	# the windows in the order of the object
+	for (k = 1; k <= nparts; k++) {
+		fn = parts[k]
+		if (fn in win_prim)
+			check_window()
+	}
 	if (!nwin) {
 		print "disasm: " ko ": no window found"
 		exit 1

@@ -60,15 +60,20 @@ tb_prims()
 
 # tb_elf_tools FILE: the architecture of an ELF object (x86_64, i386 or
 # arm64, from its header) in elf_arch, and the binutils that read it in
-# objdump, nm and elf_size; 1 for another machine.
+# objdump, nm and elf_size; 1 for another machine. elf_jump_entry: the
+# bytes of one __jump_table entry there (struct jump_entry, relative:
+# s32 code, s32 target, long key).
 # shellcheck disable=SC2034 # the variables are the caller's
 tb_elf_tools()
 {
 	case $(readelf -h "$1" 2>/dev/null | sed -n 's/^ *Machine: *//p') in
-	*X86-64*)	elf_arch=x86_64 objdump=objdump nm=nm elf_size=size ;;
-	*80386*)	elf_arch=i386 objdump=objdump nm=nm elf_size=size ;;
+	*X86-64*)	elf_arch=x86_64 objdump=objdump nm=nm elf_size=size
+			elf_jump_entry=16 ;;
+	*80386*)	elf_arch=i386 objdump=objdump nm=nm elf_size=size
+			elf_jump_entry=12 ;;
 	AArch64)	elf_arch=arm64 objdump=aarch64-linux-gnu-objdump
-			nm=aarch64-linux-gnu-nm elf_size=aarch64-linux-gnu-size ;;
+			nm=aarch64-linux-gnu-nm elf_size=aarch64-linux-gnu-size
+			elf_jump_entry=16 ;;
 	*)		return 1 ;;
 	esac
 }
