@@ -13,6 +13,13 @@
 #                                reads' glue and the loop), as
 #                                tools/disasm.sh --sizes measures them:
 #                                every instruction once, taken or not
+#   site.P.inline_bytes,         those bytes apart: in the straight line
+#   site.P.out_of_line_bytes     between the reads, and in blocks only
+#                                jumps reach (after the return, a .cold
+#                                part); the two add up to site.P.bytes
+#   site.P.jump_entries,         the site's __jump_table entries (static
+#   site.P.jump_bytes            branches) and the bytes they take in the
+#                                module's or kernel's data
 #   site.P.calls                 the functions that site calls, or "-"
 #   vmlinux.text, .data, .bss    the kernel's sizes (size -B), in bytes;
 #                                its sections end aligned (to 64 KiB on
@@ -20,6 +27,8 @@
 #                                not show in them
 #   vmlinux.functions            the bytes of all its functions (nm -S),
 #                                where every byte a patch adds to one shows
+#   vmlinux.jump_table,          its __jump_table section's bytes and
+#   vmlinux.jump_entries         entries: every static branch's, in data
 #   hook.F                       call sites of F in the kernel: calls and
 #                                tail jumps to it, for the preemptirq hooks
 #                                trace_hardirqs_on/off, trace_preempt_on/off
@@ -86,7 +95,10 @@ base=${3:-}
 sizes=$("$top/tools/disasm.sh" --sizes ${clocks:+--clocks "$clocks,cycles"} "$ko") ||
 	die "$ko: its windows do not check (tools/disasm.sh $ko)"
 echo "$sizes" | awk -v prims="$(tb_prims | tr '\n' ' ')" '
-	$1 == "size" { insns[$2] = $3; bytes[$2] = $4; calls[$2] = $5 }
+	$1 == "size" {
+		insns[$2] = $3; bytes[$2] = $4; calls[$2] = $5
+		inline[$2] = $6; ool[$2] = $7; jumps[$2] = $8; jbytes[$2] = $9
+	}
 	END {
 		n = split(prims, p, " ")
 		if (!("tb_win_none" in insns))
@@ -99,6 +111,10 @@ echo "$sizes" | awk -v prims="$(tb_prims | tr '\n' ' ')" '
 				exit 1
 			print "site." p[k] ".insns " insns[w] - insns["tb_win_none"]
 			print "site." p[k] ".bytes " bytes[w] - bytes["tb_win_none"]
+			print "site." p[k] ".inline_bytes " inline[w] - inline["tb_win_none"]
+			print "site." p[k] ".out_of_line_bytes " ool[w] - ool["tb_win_none"]
+			print "site." p[k] ".jump_entries " jumps[w] - jumps["tb_win_none"]
+			print "site." p[k] ".jump_bytes " jbytes[w] - jbytes["tb_win_none"]
 			print "site." p[k] ".calls " calls[w]
 		}
 	}' || die "$ko: a window's size is missing"
@@ -160,6 +176,22 @@ kernel_code()
 		}
 		NF == 4 && $3 ~ /^[Tt]$/ { n += hex($2) }
 		END { print "vmlinux.functions " n + 0 }'
+	# the table lies in .data, between the linker script's symbols (none
+	# in a kernel without JUMP_LABEL: no static branch)
+	$nm "$vmlinux" | awk -v n="$elf_jump_entry" '
+		function hex(s,    v, k) {
+			v = 0
+			for (k = 1; k <= length(s); k++)
+				v = v * 16 + index("0123456789abcdef", substr(s, k, 1)) - 1
+			return v
+		}
+		# the low 48 bits: a 64-bit address loses its last ones in a double
+		$3 == "__start___jump_table" { start = hex(substr($1, length($1) - 11)) }
+		$3 == "__stop___jump_table" { stop = hex(substr($1, length($1) - 11)) }
+		END {
+			b = stop - start
+			print "vmlinux.jump_table " b; print "vmlinux.jump_entries " int(b / n)
+		}'
 	hook_sites
 }
 
