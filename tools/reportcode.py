@@ -8,6 +8,11 @@ with tools/codesize.sh (kernels/LABEL.env: site.P.*, vmlinux.*, hook.*)."""
 
 # size -B's, and the bytes of all functions (nm -S), where a few bytes show
 VMLINUX = ("text", "data", "bss", "functions")
+# a site's bytes apart, in the straight line and out of it (they add up to
+# its bytes), and its jump table entries and their bytes; absent from the
+# results of an older bench.sh
+SITE_PARTS = ("inline_bytes", "out_of_line_bytes", "jump_entries",
+              "jump_bytes")
 # the state whose median is "executed": the hooks built in, events off
 EXECUTED_STATES = ("off", "out", "on")
 
@@ -28,14 +33,19 @@ def kernel_code(env, prims):
         if i is not None and b is not None:
             calls = str(env.get(f"site.{p}.calls", "-"))
             sites[p] = {"insns": i, "bytes": b,
-                        "calls": [] if calls == "-" else calls.split(",")}
+                        "calls": [] if calls == "-" else calls.split(","),
+                        **{f: to_int(env.get(f"site.{p}.{f}", ""))
+                           for f in SITE_PARTS}}
     if not sites:
         return None
     vm = {f: to_int(env.get(f"vmlinux.{f}", "")) for f in VMLINUX}
+    jt = {"bytes": to_int(env.get("vmlinux.jump_table", "")),
+          "entries": to_int(env.get("vmlinux.jump_entries", ""))}
     hooks = {k[len("hook."):]: to_int(v) for k, v in env.items()
              if k.startswith("hook.") and to_int(v) is not None}
     return {"sites": sites,
             "vmlinux": vm if None not in vm.values() else None,
+            "jump_table": jt if None not in jt.values() else None,
             "hooks": hooks}
 
 
@@ -86,17 +96,23 @@ def code_table(tables, rows, order, refs, prims):
 def diff(c, r):
     """Kernel c's figures less its reference r's; a hook that one of them
     lacks has no call site there."""
-    d = {"sites": {}, "executed": {}, "vmlinux": None, "hooks": {}}
+    d = {"sites": {}, "executed": {}, "vmlinux": None, "jump_table": None,
+         "hooks": {}}
     for p, s in c["sites"].items():
         if p in r["sites"]:
-            d["sites"][p] = {f: s[f] - r["sites"][p][f]
-                             for f in ("insns", "bytes")}
+            rs = r["sites"][p]
+            d["sites"][p] = {f: None if s.get(f) is None or rs.get(f) is None
+                             else s[f] - rs[f]
+                             for f in ("insns", "bytes") + SITE_PARTS}
         m = c["executed"][p]["median"]
         rm = r["executed"].get(p, {}).get("median")
         d["executed"][p] = None if m is None or rm is None else m - rm
     if c["vmlinux"] and r["vmlinux"]:
         d["vmlinux"] = {f: c["vmlinux"][f] - r["vmlinux"][f]
                         for f in VMLINUX}
+        if c["jump_table"] and r["jump_table"]:
+            d["jump_table"] = {f: c["jump_table"][f] - r["jump_table"][f]
+                               for f in ("bytes", "entries")}
         for h in sorted(set(c["hooks"]) | set(r["hooks"])):
             d["hooks"][h] = c["hooks"].get(h, 0) - r["hooks"].get(h, 0)
     return d
@@ -104,6 +120,10 @@ def diff(c, r):
 
 def signed(v):
     return "-" if v is None else f"{v:+g}"
+
+
+def plain(v):
+    return "-" if v is None else str(v)
 
 
 def columns(cells):
@@ -126,12 +146,16 @@ def code_lines(code, unit, md=False):
     pre = "    " if md else ""
     lines = ["", "code: one call site of each primitive, in the module built "
              "for each", "  kernel: instructions and bytes between its "
-             "clock reads, less the", "  empty window's; executed: its "
-             f"median in {unit} (off, else out);",
-             "  diff: against the reference kernel"]
+             "clock reads, less the", "  empty window's; of the bytes, "
+             "inline: in the straight line between", "  the reads; out: "
+             "in blocks only jumps reach (after the return, a",
+             "  .cold part); jump: its __jump_table entries' bytes, in "
+             "data;", f"  executed: its median in {unit} (off, else out);",
+             "  diff: insns/bytes against the reference kernel"]
     prims = [p for p in ks[0]["sites"]]
     for p in prims:
-        cells = [[p, "insns", "bytes", "diff", "executed", "diff"]]
+        cells = [[p, "insns", "bytes", "inline", "out", "jump", "diff",
+                  "executed", "diff"]]
         for e in ks:
             s, x = e["sites"].get(p), e["executed"].get(p, {})
             if s is None:
@@ -145,7 +169,10 @@ def code_lines(code, unit, md=False):
                     f"{signed(ds['insns'])}/{signed(ds['bytes'])}"
                 dx = signed(d["executed"].get(p))
             m = x.get("median")
-            cells.append([e["kernel"], str(s["insns"]), str(s["bytes"]), dc,
+            cells.append([e["kernel"], str(s["insns"]), str(s["bytes"]),
+                          plain(s.get("inline_bytes")),
+                          plain(s.get("out_of_line_bytes")),
+                          plain(s.get("jump_bytes")), dc,
                           "-" if m is None else f"{m:g}", dx])
         lines += [""] + [pre + x for x in columns(cells)]
     if any(e["vmlinux"] for e in ks):
@@ -161,6 +188,19 @@ def code_lines(code, unit, md=False):
                 if d and d["vmlinux"] else "-"
             cells.append([e["kernel"], *(str(v[f]) for f in VMLINUX), dt])
         lines += [""] + [pre + x for x in columns(cells)]
+        if any(e["jump_table"] for e in ks):
+            cells = [["__jump_table", "bytes", "entries", "diff"]]
+            for e in ks:
+                j, d = e["jump_table"], e["diff"]
+                if j is None:
+                    cells.append([e["kernel"], "-", "-", "-"])
+                    continue
+                dj = "ref" if d is None and e["reference"] == e["kernel"] \
+                    else signed(d["jump_table"]["bytes"]) \
+                    if d and d["jump_table"] else "-"
+                cells.append([e["kernel"], str(j["bytes"]),
+                              str(j["entries"]), dj])
+            lines += [""] + [pre + x for x in columns(cells)]
         hooks = sorted({h for e in ks for h in e["hooks"]})
         with_vm = [e for e in ks if e["vmlinux"]]
         cells = [["call sites"] + [e["kernel"] for e in with_vm]]

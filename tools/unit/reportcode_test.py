@@ -48,17 +48,28 @@ def t_pmu_units(tmp):
 CODE_GOLDEN = os.path.join(os.path.dirname(GOLDEN), "code.txt")
 
 
-def code_env(insns, nbytes, calls, text=None, hooks=None):
+def code_env(insns, nbytes, calls, text=None, hooks=None, out=None,
+             jumps=0):
     """A kernel's code figures as tools/codesize.sh gives them: each
-    primitive's site the same, and vmlinux where text is given."""
+    primitive's site the same, out of its bytes out of line and with
+    jumps jump table entries (16 bytes each), or without those figures
+    (an older bench.sh's) where out is None; and vmlinux where text is
+    given, its jump table 1600 bytes and 16 per entry of a site."""
     env = {"release": "test"}
     for p in PRIMS[:-1]:
         env.update({f"site.{p}.insns": str(insns),
                     f"site.{p}.bytes": str(nbytes),
                     f"site.{p}.calls": calls})
+        if out is not None:
+            env.update({f"site.{p}.inline_bytes": str(nbytes - out),
+                        f"site.{p}.out_of_line_bytes": str(out),
+                        f"site.{p}.jump_entries": str(jumps),
+                        f"site.{p}.jump_bytes": str(16 * jumps)})
     if text is not None:
         env.update({"vmlinux.text": str(text), "vmlinux.data": "500",
-                    "vmlinux.bss": "300", "vmlinux.functions": str(text - 100)})
+                    "vmlinux.bss": "300", "vmlinux.functions": str(text - 100),
+                    "vmlinux.jump_table": str(1600 + 16 * jumps),
+                    "vmlinux.jump_entries": str(100 + jumps)})
         env.update({f"hook.{h}": str(n) for h, n in hooks.items()})
     return env
 
@@ -67,7 +78,10 @@ def t_code(tmp):
     """The code table: per site and kernel-wide, against the reference
     kernel, beside the executed median, in JSON and as
     tools/unit/golden/code.txt has it (TB_UPDATE_GOLDEN=1 rewrites it); a
-    kernel without its vmlinux gets the site figures, and the note."""
+    kernel without its vmlinux gets the site figures, and the note. The
+    guard kernel's sites grow, out of line: their bytes apart, and the
+    jump table entries they add; a kernel of an older bench.sh, without
+    those figures, shows "-" for them."""
     hooks = {"trace_hardirqs_off": 40, "trace_hardirqs_on": 38}
     d = results(f"{tmp}/code", ICOUNT, {"base.off": [75] * 3,
                                         "guard.off": [34] * 3,
@@ -76,10 +90,11 @@ def t_code(tmp):
 
     def kernels(doc):
         doc["kernels"]["base"] = code_env(4, 10, "trace_hardirqs_off,"
-                                          "trace_hardirqs_on", 1000, hooks)
+                                          "trace_hardirqs_on", 1000, hooks,
+                                          out=0)
         doc["kernels"]["guard"] = code_env(
             6, 18, "trace_hardirqs_off,trace_hardirqs_on", 1024,
-            dict(hooks, guard_fn=78))
+            dict(hooks, guard_fn=78), out=11, jumps=2)
         doc["kernels"]["host"] = code_env(2, 2, "-")
     edit(d, kernels)
     doc = report_json([d], ref="base.off")
@@ -87,14 +102,20 @@ def t_code(tmp):
     expect("guard against base",
            (g["diff"]["sites"]["irq"], g["diff"]["executed"]["irq"],
             g["diff"]["vmlinux"]["text"], g["diff"]["hooks"]),
-           ({"insns": 2, "bytes": 8}, -41.0, 24,
-            {"guard_fn": 78, "trace_hardirqs_off": 0,
-             "trace_hardirqs_on": 0}))
+           ({"insns": 2, "bytes": 8, "inline_bytes": -3,
+             "out_of_line_bytes": 11, "jump_entries": 2, "jump_bytes": 32},
+            -41.0, 24, {"guard_fn": 78, "trace_hardirqs_off": 0,
+                        "trace_hardirqs_on": 0}))
+    expect("guard: jump table", (g["jump_table"], g["diff"]["jump_table"]),
+           ({"bytes": 1632, "entries": 102}, {"bytes": 32, "entries": 2}))
     h = next(e for e in doc["code"]["kernels"] if e["kernel"] == "host")
     expect("host: sites, no vmlinux",
            (h["sites"]["irq"]["insns"], h["sites"]["irq"]["calls"],
             h["vmlinux"], h["diff"]["vmlinux"], h["executed"]["irq"]),
            (2, [], None, None, {"median": 70.0, "state": "out"}))
+    expect("host: no parts from an older bench.sh",
+           (h["sites"]["irq"]["out_of_line_bytes"], h["jump_table"]),
+           (None, None))
     for form in ("lkml", "text", "markdown"):
         rc, out, err = report(["--format", form, "--reference", "base.off",
                                "--primitives", "irq,preempt", d])
@@ -106,6 +127,10 @@ def t_code(tmp):
                            "base.off", "--primitives", "irq,preempt", d])
     expect("exit", (rc, err), (0, ""))
     out = out[out.index("code:"):]
+    expect("the guard's irq site, out of line apart",
+           [x.split() for x in out.splitlines()
+            if x.startswith("guard ")][0][:7],
+           ["guard", "6", "18", "7", "11", "32", "+2/+8"])
     if os.environ.get("TB_UPDATE_GOLDEN"):
         with open(CODE_GOLDEN, "w") as f:
             f.write(out)
