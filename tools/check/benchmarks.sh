@@ -57,7 +57,9 @@ PYEOF
 # answered under icount: tools/patches/pad-irqoff adds exactly 16
 # instructions to trace_hardirqs_off(), so irq and irq_save must read +16
 # exactly and preempt 0; tools/patches/irqsoff-key skips the irqsoff
-# tracer's hooks, so irq and irq_save must read less. Then plain TCG: the
+# tracer's hooks, so irq and irq_save must read less;
+# tools/patches/irqflags-key guards the hooks at each site with a static
+# key, and the code table must show the irq site growing out of line. Then plain TCG: the
 # same kernel and state twice (A/A) and events on against off, in an
 # order that gave each label each place as often; events on against off
 # is significant (each of the 16 rounds' on above its off, against a
@@ -146,6 +148,31 @@ if not added <= set(d["hooks"]):
 print(f"[code] {kernel}: sites {d['sites']}, text {d['vmlinux']}, "
       f"hooks {d['hooks']}")
 sys.exit(0 if ok else 1)
+PYEOF
+}
+
+# expect_site_grows JSON KERNEL PRIM: the report's code table says that
+# KERNEL's PRIM site grows against its reference kernel, out of line: its
+# bytes in total, with out-of-line bytes that its reference has fewer of,
+# the two parts adding up to the total; its own jump table entries; and
+# the kernel's __jump_table grows. Counting the straight line alone, the
+# guarded site would read smaller, with nothing out of line.
+expect_site_grows()
+{
+	$PY - "$@" <<'PYEOF'
+import json, sys
+path, kernel, prim = sys.argv[1:4]
+e = next(e for e in json.load(open(path))["code"]["kernels"]
+         if e["kernel"] == kernel)
+s, d = e["sites"][prim], e["diff"]
+ds = d["sites"][prim]
+print(f"[code] {kernel} {prim}: site {s}, diff {ds}, "
+      f"__jump_table {e['jump_table']}, diff {d['jump_table']}")
+sys.exit(not (ds["bytes"] > 0 and s["out_of_line_bytes"] > 0 and
+              ds["out_of_line_bytes"] > 0 and
+              s["inline_bytes"] + s["out_of_line_bytes"] == s["bytes"] and
+              s["jump_entries"] > 0 and s["jump_bytes"] > 0 and
+              d["jump_table"]["entries"] > 0))
 PYEOF
 }
 
@@ -252,7 +279,7 @@ check_report_forms()
 check_bench()
 {
 	local icount=$TB_OUT/bench-icount tcg=$TB_OUT/bench-tcg start
-	local pad=trace+pad-irqoff key=trace+irqsoff-key
+	local pad=trace+pad-irqoff key=trace+irqsoff-key guard=trace+irqflags-key
 
 	start=$SECONDS
 	rm -rf "$icount" "$tcg"
@@ -260,8 +287,9 @@ check_bench()
 		--out "$icount" trace \
 		trace,patches="$TB_TOP/tools/patches/pad-irqoff" \
 		trace,patches="$TB_TOP/tools/patches/irqsoff-key/series" \
+		trace,patches="$TB_TOP/tools/patches/irqflags-key" \
 		>"$TB_OUT/bench-icount.log" 2>&1
-	result $? "bench.sh --icount: trace and the two example patch series"
+	result $? "bench.sh --icount: trace and the three example patch series"
 	sed 's/^/[bench icount] /' "$TB_OUT/bench-icount.log"
 	"$TB_TOP/tools/report.py" "$icount" | sed 's/^/[report icount] /'
 	if report_json "$icount" trace.off "$icount/report.json"; then
@@ -278,6 +306,8 @@ check_bench()
 		expect_code "$icount/report.json" $key 0,0 - \
 			"added __tracer_hardirqs_on,__tracer_hardirqs_off"
 		result $? "code: irqsoff-key guards in the hooks, not at the sites: every site as it was, and its two new functions called"
+		expect_site_grows "$icount/report.json" $guard irq
+		result $? "code: irqflags-key guards at the site: the irq site grows, its hook calls out of line and apart, with jump table entries"
 	else
 		result 1 "report.py reads the icount results"
 	fi
@@ -286,7 +316,7 @@ check_bench()
 	"$TB_TOP/tools/report.py" --primitives all --plot "$icount/fig" \
 		"$icount" >/dev/null 2>&1 &&
 		check_figures "$icount/fig" trace.off trace.on $pad.off $pad.on \
-			$key.off $key.on
+			$key.off $key.on $guard.off $guard.on
 	result $? "report --plot: CDFs and per-CPU medians of every row, SVG and PNG"
 
 	# 2000 samples per CPU a round: the tests compare rounds' medians,
