@@ -336,6 +336,7 @@ check_host()
 	unit_suite "report code unit" reportcode-unit.log "$py" "$unit/reportcode_test.py"
 	unit_suite "report lkml unit" reportlkml-unit.log "$py" "$unit/reportlkml_test.py"
 	unit_suite "jump_nop unit" jump-nop-unit.log "$py" "$unit/jump_nop_test.py"
+	unit_suite "disasm unit" disasm-unit.log "$py" "$unit/disasm_test.py"
 	# the one reader of the module's C, on reformatted headers
 	unit_suite "cfacts unit" cfacts-unit.log "$py" "$unit/cfacts_test.py"
 	# every tool's --help and a bad option (doc/cli.md)
