@@ -187,13 +187,6 @@ big_run()
 # suite runs for: 3 x 10^7 took 45 to 47 s), or 10^8 (make check-long,
 # the count issue 6 names: 137 to 151 s each).
 
-# scenario_lines [FILE]: the lines of tools/scenarios (or FILE) without
-# their comments and blank lines
-scenario_lines()
-{
-	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "${1:-$TB_TOP/tools/scenarios}"
-}
-
 # part_kernels PART: the kernels tools/scenarios gives PART on the
 # architecture, in its order, of those asked for: TB_KERNELS for Debian's
 # (debian, long), TB_BUILT_KERNELS for the built ones (debug, rt, built)
@@ -205,7 +198,7 @@ part_kernels()
 	debian | long)	asked=$TB_KERNELS ;;
 	*)		asked=$TB_BUILT_KERNELS ;;
 	esac
-	for k in $(scenario_lines "" | awk -v a="$TB_ARCH" -v p="$1" \
+	for k in $(tb_scenario_lines | awk -v a="$TB_ARCH" -v p="$1" \
 			'$1 == a && $2 == p && !seen[$3]++ { print $3 }'); do
 		case " $asked " in
 		*" $k "*)	echo "$k" ;;
@@ -250,7 +243,7 @@ run_scenarios()
 		case ,$groups, in
 		*,kunit,*) collect_kunit "$n kunit" "$BOOT_OUT" ;;
 		esac
-	done 3< <(scenario_lines "")
+	done 3< <(tb_scenario_lines)
 }
 
 start=$SECONDS

@@ -311,7 +311,7 @@ check_scenarios()
 		[ -z "$why" ] && continue
 		echo "[scenarios] $arch $part $k $groups: $why"
 		bad=1
-	done 3< <(scenario_lines "$file")
+	done 3< <(tb_scenario_lines "$file")
 	return $bad
 }
 

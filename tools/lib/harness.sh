@@ -11,6 +11,14 @@ TB_ARCH_PARTS="debian long debug rt built"
 # shellcheck disable=SC2034
 TB_ALL_PARTS="host $TB_ARCH_PARTS"
 
+# tb_scenario_lines [FILE]: the lines of tools/scenarios (or FILE), the
+# table of make check's boots and steps, without their comments and blank
+# lines
+tb_scenario_lines()
+{
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "${1:-$TB_TOP/tools/scenarios}"
+}
+
 # result STATUS NAME: print one result, "ok - NAME" for a status of 0, and
 # count it in the caller's passed and failed.
 result()
