@@ -131,18 +131,87 @@ tb_boot()
 	return $rc
 }
 
-# tb_boot_timeout RUNS SAMPLES BATCH VCPUS: the seconds a boot that runs
-# RUNS benchmarks of SAMPLES samples per CPU, of BATCH pairs each, on
+# tb_boot_timeout RUNS SAMPLES BATCH VCPUS [SECS]: the seconds a boot that
+# runs RUNS benchmarks of SAMPLES samples per CPU, of BATCH pairs each, on
 # VCPUS vCPUs gets before it is taken for hung (bench.sh; doc/bench.md,
-# "Rounds"): 600 s to boot and load, and 0.5 ms per pair per vCPU per
-# run, the vCPUs taking turns in one host thread (TB_TCG_THREAD=single).
-# That is some 17 times what x86-64's trace kernel took under TCG, events
-# off and on (16 rounds of 2 states of 2 labels, 2000 samples, 4 vCPUs:
-# 15 s), so that a debug kernel's, or arm64's events, fit too. A bound
-# for hangs only, of a week at most.
+# "Rounds"): SECS (600 unless given) to boot, load and run what is not
+# counted in samples, and 0.5 ms per pair per vCPU per run, the vCPUs
+# taking turns in one host thread (TB_TCG_THREAD=single). That is some 17
+# times what x86-64's trace kernel took under TCG, events off and on (16
+# rounds of 2 states of 2 labels, 2000 samples, 4 vCPUs: 15 s), so that a
+# debug kernel's, or arm64's events, fit too. A bound for hangs only, of
+# a week at most.
 tb_boot_timeout()
 {
-	awk -v r="$1" -v n="$2" -v b="$3" -v c="$4" 'BEGIN {
-		s = 600 + r * n * b * c / 2000
+	awk -v r="$1" -v n="$2" -v b="$3" -v c="$4" -v base="${5:-600}" 'BEGIN {
+		s = base + r * n * b * c / 2000
 		printf "%d\n", s < 604800 ? s : 604800 }'
+}
+
+# tb_guest_param NAME GROUP [KERNEL_ARG...]: tb.NAME= as the guest suite's
+# GROUP reads it (cmdline_param, tools/guest/ktap.sh): the last of the
+# KERNEL_ARGs that sets it, else the default GROUP's file gives it
+tb_guest_param()
+{
+	local name=$1 group=$2 a v=
+
+	shift 2
+	for a; do
+		[[ $a == "tb.$name="* ]] && v=${a#*=}
+	done
+	[ -n "$v" ] || v=$(sed -n "s/.*cmdline_param $name \([^ )]*\).*/\1/p" \
+		"$TB_TOP"/tools/guest/tests/"$group".sh \
+		"$TB_TOP"/tools/guest/jobs/"$group".sh 2>/dev/null | head -n 1)
+	echo "$v"
+}
+
+# tb_group_pairs GROUP [KERNEL_ARG...]: the pairs per CPU the runs of the
+# guest suite's GROUP ask, with those kernel arguments: its runs whose
+# size a kernel argument sets (0 for a group without), as tb_boot_timeout
+# counts them. In awk, whose doubles take any product of counts.
+tb_group_pairs()
+{
+	local g=$1 n=0 m=1
+
+	shift
+	case $g in
+	functional)	n=$(tb_guest_param big_samples "$g" "$@") ;;
+	long)		n=$(tb_guest_param long_samples "$g" "$@") ;;
+	speed)		n=$(tb_guest_param cost_sizes "$g" "$@")
+			m=$(tb_guest_param batch "$g" "$@") ;;
+	scale)		n=$(tb_guest_param sizes "$g" "$@") ;;
+	against)	n=$(tb_guest_param speed_samples "$g" "$@")
+			m=$((2 * $(tb_guest_param rounds "$g" "$@"))) ;;
+	show)		tb_cfacts && n=$TB_C_DEFAULT_SAMPLES ;;
+	esac
+	awk -v n="$n" -v m="$m" 'BEGIN {
+		k = split(n, v, ","); for (i = 1; i <= k; i++) s += v[i]
+		printf "%.0f\n", s * m }'
+}
+
+# tb_suite_timeout VCPUS GROUPS [KERNEL_ARG...]: the seconds a boot of the
+# guest suite's GROUPS (comma separated) on VCPUS vCPUs gets: for each
+# group, the longest timeout tools/scenarios gives a boot that runs it
+# (make check's, whose big runs are small), added up, or tb_boot_timeout's
+# boot where none does; and the pairs their sized runs ask, at
+# tb_boot_timeout's rate
+tb_suite_timeout()
+{
+	local vcpus=$1 groups=$2 g secs pairs=0
+
+	shift 2
+	secs=$(tb_scenario_lines | awk -v want="$groups" '
+		BEGIN { n = split(want, w, ","); for (i = 1; i <= n; i++) asked[w[i]] = 1 }
+		$5 != "host" {
+			n = split($4, g, ",")
+			for (i = 1; i <= n; i++)
+				if (g[i] in asked && $8 > s[g[i]])
+					s[g[i]] = $8
+		}
+		END { for (g1 in s) t += s[g1]; if (t) print t }')
+	for g in $(tr ',' '\n' <<<"$groups" | sort -u); do
+		pairs=$(awk -v a="$pairs" -v b="$(tb_group_pairs "$g" "$@")" \
+			'BEGIN { printf "%.0f\n", a + b }')
+	done
+	tb_boot_timeout 1 "$pairs" 1 "$vcpus" "$secs"
 }

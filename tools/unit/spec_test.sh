@@ -297,11 +297,37 @@ done <<EOF
 36 10000 1 4|1320
 1 10000000 1 4|20600
 3 2000 50 4|1200
+1 2000 1 4 900|904
 1000 1000000000 100 99|604800
 EOF
 [ "$(tb_boot_timeout 12 100000 1 4)" -gt "$(tb_boot_timeout 12 10000 1 4)" ] &&
 	[ "$(tb_boot_timeout 24 10000 1 4)" -gt "$(tb_boot_timeout 12 10000 1 4)" ]
 check $? "timeout: grows with the runs and the samples asked"
+
+# VCPUS|GROUPS|KERNEL_ARGS|seconds: the groups' longest timeouts in
+# tools/scenarios (functional 2400, on debug; exact 900; none for the host
+# tools' groups: 600), plus their sized runs' pairs at the same rate
+while IFS='|' read -r vcpus groups kargs want; do
+	read -ra argv <<<"$kargs"
+	got=$(tb_suite_timeout "$vcpus" "$groups" "${argv[@]}")
+	[ "$got" = "$want" ]
+	check $? "suite timeout: $vcpus vCPUs, $groups${kargs:+ $kargs}: $want s" "got '$got'"
+done <<EOF
+4|exact||900
+4|functional|tb.big_samples=1000000|4400
+4|functional|tb.big_samples=5 tb.big_samples=1000000|4400
+4|functional||22400
+4|exact,functional,exact|tb.big_samples=1000000|5300
+4|functional,stall,faults,leaks,kunit|tb.big_samples=100000|12200
+2|long|tb.long_samples=20000000 preempt=none|20900
+1|speed||750
+1|speed|tb.cost_sizes=100000000,100100000|100650
+1|speed|tb.cost_sizes=1000,2000 tb.batch=50|675
+2|scale|tb.sizes=100000,1000000,10000000,100000000|111700
+2|against|tb.speed_samples=1000000 tb.rounds=3|6600
+4|show||620
+4|version||600
+EOF
 
 # --- What each entry point installs -----------------------------------------
 
