@@ -46,7 +46,8 @@ tb_spec_add "${spec:-${TB_ARCH_PLAIN:-6.12}}"
 k=${TB_SPECS[$TB_SPEC_LAST.name]}
 tb_spec_prepare "$TB_SPEC_LAST" || exit 1
 tb_make_initramfs "$k" "$TB_OUT/initrd-run.cpio.gz" || exit 1
-tb_boot "$k" "$TB_OUT/initrd-run.cpio.gz" show 300 "$TB_OUT/run"
+tb_boot "$k" "$TB_OUT/initrd-run.cpio.gz" show \
+	"$(tb_suite_timeout "$TB_CPUS" show)" "$TB_OUT/run"
 if ! grep -q '^irq_save' "$TB_OUT/run.ktap" 2>/dev/null; then
 	echo "tracerbench: the guest printed no results; its console:" >&2
 	tail -n 30 "$TB_OUT/run.console" >&2

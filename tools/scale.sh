@@ -109,9 +109,11 @@ if [ -n "$against" ]; then
 	tb_make_initramfs "$k" "$TB_OUT/initrd-against.cpio.gz" "$(tb_module "$k")" \
 		"$TB_OUT/against/against.ko" || exit 1
 	out=$TB_OUT/against-$k
+	args=("tb.speed_samples=$sizes" "tb.rounds=$rounds")
 	TB_CPUS=2 TB_MEM=256M tb_boot_checked scale.sh "$k" \
-		"$TB_OUT/initrd-against.cpio.gz" against 3600 "$out" \
-		"tb.speed_samples=$sizes" "tb.rounds=$rounds" || exit 1
+		"$TB_OUT/initrd-against.cpio.gz" against \
+		"$(tb_suite_timeout 2 against "${args[@]}")" "$out" \
+		"${args[@]}" || exit 1
 	echo "tracerbench: one benchmark of $sizes samples per CPU, in turns, on $k,"
 	echo "QEMU TCG, 2 CPUs, 256 MiB; wall-clock seconds per run"
 	echo
@@ -147,7 +149,8 @@ fi
 tb_make_initramfs "$k" "$TB_OUT/initrd-scale.cpio.gz" || exit 1
 out=$TB_OUT/scale-$k
 TB_CPUS=2 TB_MEM=256M tb_boot_checked scale.sh "$k" \
-	"$TB_OUT/initrd-scale.cpio.gz" scale 3600 "$out" \
+	"$TB_OUT/initrd-scale.cpio.gz" scale \
+	"$(tb_suite_timeout 2 scale "tb.sizes=${sizes// /,}")" "$out" \
 	"tb.sizes=${sizes// /,}" || exit 1
 
 echo "tracerbench: one benchmark per size on $(sed -n 's/^# kernel //p' "$out.ktap"),"

@@ -72,9 +72,10 @@ tb_spec_prepare "$TB_SPEC_LAST" || exit 1
 
 tb_make_initramfs "$k" "$TB_OUT/initrd-speed.cpio.gz" || exit 1
 out=$TB_OUT/speed-$k
+args=("tb.cost_sizes=$n,$((n + step))" "tb.batch=$batch")
 TB_ICOUNT=1 TB_CPUS=1 TB_MEM=256M tb_boot_checked speed.sh "$k" \
-	"$TB_OUT/initrd-speed.cpio.gz" speed 1800 "$out" \
-	"tb.cost_sizes=$n,$((n + step))" "tb.batch=$batch" || exit 1
+	"$TB_OUT/initrd-speed.cpio.gz" speed \
+	"$(tb_suite_timeout 1 speed "${args[@]}")" "$out" "${args[@]}" || exit 1
 
 echo "tracerbench: instructions per sample on $(sed -n 's/^# kernel //p' "$out.ktap"),"
 echo "QEMU TCG -icount shift=0,sleep=off, 1 vCPU: runs of $n and $((n + step)) samples"

@@ -241,6 +241,7 @@ done <<EOF
 2|Debian's kernel as built|speed.sh --kernel=6.12,patches=$d/series
 2|two kernels are labelled trace|bench.sh trace trace
 2|one tree per kernel|boot.sh trace,tree=$k,tree=$k
+2|--timeout wants seconds from 1, not '0'|boot.sh --timeout 0 trace
 1|no such directory: /nonexistent|bench.sh trace,tree=/nonexistent@for-next/core
 1|no such patch series: /nonexistent|boot.sh trace,patches=/nonexistent
 EOF
@@ -328,6 +329,47 @@ done <<EOF
 4|show||620
 4|version||600
 EOF
+
+# tool_secs TOOL ARG...: the seconds TOOL gives its boot, as a stand-in
+# timeout(1) records them (it boots nothing), on the patched kernel
+# boot_patched left in the cache, with its stand-ins
+tool_secs()
+{
+	local to=$tmp/to
+
+	# shellcheck disable=SC2016 # the stand-in's own argument
+	mkdir -p "$to" && cp "$tmp"/e2e/dpkg-query "$tmp"/e2e/make "$to"/ &&
+		printf '#!/bin/sh\necho "$4" >%s\nexit 1\n' "$to/secs" \
+			>"$to/timeout" && chmod +x "$to/timeout" || return 1
+	rm -f "$to/secs"
+	run_tool "$to" "$@"
+	cat "$to/secs"
+}
+# TOOL ARGS|least seconds: each tool's boot gets what its work asks, more
+# than a fixed bound (boot.sh's and speed.sh's were 1800, scale.sh's
+# 3600, run.sh's 300) where that is large
+p=trace,patches=$d/series
+while IFS='|' read -r args least; do
+	read -ra argv <<<"$args"
+	got=$(tool_secs "${argv[@]}" 2>&1)
+	[[ $got =~ ^[0-9]+$ ]] && [ "$got" -ge "$least" ]
+	check $? "tool timeout: $args: $least s at least" "got '$got'"
+done <<EOF
+speed.sh --kernel $p 100000000|100000
+speed.sh --kernel=$p --batch 100 1000000 1000000|150000
+scale.sh --kernel $p 100000000|100000
+scale.sh --kernel $p --against $d --rounds 9 10000000|100000
+boot.sh $p functional|20000
+boot.sh $p functional,exact -- tb.big_samples=100000000|200000
+boot.sh --vcpus 8 $p long|400000
+run.sh --kernel $p|600
+EOF
+for o in "--timeout 7" --timeout=7; do
+	# shellcheck disable=SC2086 # an option and its value
+	got=$(tool_secs boot.sh $o "$p" functional 2>&1)
+	[ "$got" = 7 ]
+	check $? "tool timeout: boot.sh $o functional: 7 s" "got '$got'"
+done
 
 # --- What each entry point installs -----------------------------------------
 
