@@ -315,10 +315,12 @@ boot_pos()
 	done < <(sed -n 's|^# @@ \(runs/.*/meta\)$|\1|p' "$1")
 }
 
-# bench_initrd LABEL: the initramfs of the boot LABEL leads
+# bench_initrd LABEL: the initramfs of the boot LABEL leads, in the
+# results directory: two runs in one clone, of the same labels, must not
+# rewrite each other's while they boot
 bench_initrd()
 {
-	echo "$TB_OUT/initrd-$(tb_name "bench-$1").cpio.gz"
+	echo "$out/boots/initrd-$(tb_name "bench-$1").cpio.gz"
 }
 
 run_qemu()
@@ -413,6 +415,10 @@ run_qemu()
 	done
 	echo "host_load_end $(cut -d ' ' -f 1-3 /proc/loadavg)" >>"$out/env"
 	echo "elapsed_s $((SECONDS - start))" >>"$out/env"
+	# the images are scratch: the kernels' env says what they held
+	for b in "${boots[@]}"; do
+		rm -f "$(bench_initrd "${boot_labels[$b]%%,*}")"
+	done
 	write_json
 	echo "bench.sh: results in $out ($((SECONDS - start)) s)" >&2
 }
