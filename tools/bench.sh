@@ -323,6 +323,17 @@ bench_initrd()
 	echo "$out/boots/initrd-$(tb_name "bench-$1").cpio.gz"
 }
 
+# bench_module LABEL [build]: the module built for kernel LABEL, in the
+# results directory too (tb_module is TB_OUT's), or with build, build it
+bench_module()
+{
+	if [ "${2:-}" = build ]; then
+		TB_OUT=$out/boots tb_build_module "bench-$1"
+	else
+		TB_OUT=$out/boots tb_module "bench-$1"
+	fi
+}
+
 run_qemu()
 {
 	local l b k boot=0 nboots r start elapsed left kargs ktap per_boot
@@ -342,13 +353,14 @@ run_qemu()
 	write_env
 	for b in "${boots[@]}"; do
 		l=${boot_labels[$b]%%,*}
-		tb_build_module "bench-$l" ||
-			die "building the module for $l failed: $(dirname "$(tb_module "bench-$l")")/build.log"
-		tb_make_initramfs "bench-$l" "$(bench_initrd "$l")" ||
+		bench_module "$l" build ||
+			die "building the module for $l failed: $(dirname "$(bench_module "$l")")/build.log"
+		tb_make_initramfs "bench-$l" "$(bench_initrd "$l")" \
+			"$(bench_module "$l")" ||
 			die "cannot make the initramfs for $l"
 		for k in ${boot_labels[$b]//,/ }; do
 			{ kernel_env "$k" &&
-				code_env "$k" "$(tb_module "bench-$l")"; } \
+				code_env "$k" "$(bench_module "$l")"; } \
 				>"$out/kernels/$k.host.env" ||
 				die "cannot describe kernel $k"
 		done
@@ -415,9 +427,11 @@ run_qemu()
 	done
 	echo "host_load_end $(cut -d ' ' -f 1-3 /proc/loadavg)" >>"$out/env"
 	echo "elapsed_s $((SECONDS - start))" >>"$out/env"
-	# the images are scratch: the kernels' env says what they held
+	# the images and modules are scratch: the kernels' env says what
+	# they held
 	for b in "${boots[@]}"; do
-		rm -f "$(bench_initrd "${boot_labels[$b]%%,*}")"
+		rm -rf "$(bench_initrd "${boot_labels[$b]%%,*}")" \
+			"$(dirname "$(bench_module "${boot_labels[$b]%%,*}")")"
 	done
 	write_json
 	echo "bench.sh: results in $out ($((SECONDS - start)) s)" >&2
