@@ -136,12 +136,22 @@ hook_sites()
 			die "$base: no symbols"
 		hooks="$hooks $added"
 	fi
-	$objdump -d --no-show-raw-insn "$vmlinux" | awk -v hooks="$hooks" -v arch="$elf_arch" '
+	# the names go on stdin ahead of the disassembly, a line each: a
+	# patch may add more than an argument can hold
+	# shellcheck disable=SC2086 # the names are words
+	{ printf '%s\n' $hooks; echo "--"; $objdump -d --no-show-raw-insn "$vmlinux"; } |
+	awk -v arch="$elf_arch" '
 		BEGIN {
-			n = split(hooks, h, " ")
-			for (k = 1; k <= n; k++)
-				sites[h[k]] = 0
 			branch = arch == "arm64" ? "^(bl|b)$" : "^(call|jmp)[lq]?$"
+		}
+		!names_read {
+			if ($0 == "--")
+				names_read = 1
+			else if (!($0 in sites)) {
+				h[++n] = $0
+				sites[$0] = 0
+			}
+			next
 		}
 		# "ADDR:<tab>MNEMONIC ARGS <TARGET>"
 		/^ *[0-9a-f]+:\t/ {
