@@ -1,0 +1,158 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# usage: machine.sh [options]
+# What a reviewer asks of the machine a benchmark ran on, as "key value"
+# lines for a results directory's env: its name, the CPU, its microcode,
+# the CPUs and cores, SMT, the cpufreq governor and limits, turbo,
+# isolated and nohz_full CPUs, the command line, the mitigations and the
+# load. Then a "warning.WHAT TEXT" line (WHAT: governor, turbo, smt,
+# load) for each thing that makes figures noisier: a governor other than
+# performance, turbo on, an SMT sibling of a measured CPU online, a load
+# average above 0.5. POSIX sh and awk: tools/bench.sh runs it on its own
+# machine (--host) and on a test box (--target).
+# options (--opt VALUE or --opt=VALUE):
+#   --cpus LIST       the CPUs measured, as the module's cpus file takes
+#                     them (default: all online)
+#   --prefix P        put P before every key (default none)
+#   -h, --help        print this and exit
+
+SYS=${SYS:-/sys/devices/system/cpu}
+PROC=${PROC:-/proc}
+
+usage()
+{
+	awk '/^# usage:/ { on = 1 } on { l = $0; sub(/^# ?/, "", l); print l } /^#   -h, --help/ { exit }' "$0"
+}
+
+usage_error()
+{
+	echo "machine.sh: $*" >&2
+	usage | sed -n '1s/$/ (--help for more)/p' >&2
+	exit 2
+}
+
+cpus=all prefix=
+while [ $# -gt 0 ]; do
+	opt=$1 val='' has_val=0
+	case $1 in
+	--*=*)	opt=${1%%=*} val=${1#*=} has_val=1 ;;
+	esac
+	shift
+	case $opt in
+	--cpus | --prefix)
+		if [ $has_val = 0 ]; then
+			[ $# -gt 0 ] || usage_error "$opt wants a value"
+			val=$1
+			shift
+		fi ;;
+	-h | --help)
+		usage
+		exit 0 ;;
+	*)	usage_error "unknown argument $opt" ;;
+	esac
+	case $opt in
+	--cpus)		cpus=$val ;;
+	--prefix)	prefix=$val ;;
+	esac
+done
+
+# expand LIST: a CPU list (0-3,8) as numbers, one a line
+expand()
+{
+	echo "$1" | tr ',' '\n' | awk -F- '
+		/^[0-9]+$/ { print; next }
+		/^[0-9]+-[0-9]+$/ { for (i = $1; i <= $2; i++) print i; next }
+		NF { bad = 1 }
+		END { exit bad }'
+}
+
+online=$(cat "$SYS/online" 2>/dev/null)
+if [ "$cpus" = all ]; then
+	measured=$online
+else
+	measured=$cpus
+fi
+list=$(expand "$measured") || usage_error "--cpus wants a CPU list such as 0-3,8, not '$cpus'"
+
+fact()
+{
+	printf '%s%s %s\n' "$prefix" "$1" "$2"
+}
+
+# first FILE...: the first line of the first readable FILE, or nothing
+first()
+{
+	for f in "$@"; do
+		[ -r "$f" ] && { head -n 1 "$f"; return; }
+	done
+}
+
+info()
+{
+	sed -n "s/^$1[[:space:]]*: //p" "$PROC/cpuinfo" | head -n 1
+}
+
+model=$(info 'model name')
+[ -n "$model" ] || model=$(info 'CPU part')
+fact hostname "$(uname -n)"
+fact cpu_model "${model:-unknown}"
+fact microcode "$(info microcode | grep . || echo unknown)"
+fact online_cpus "${online:-unknown}"
+fact measured_cpus "$measured"
+# cores: distinct (package, core) pairs of the online CPUs
+cores=$(for c in $(expand "$online"); do
+	t=$SYS/cpu$c/topology
+	echo "$(first "$t/physical_package_id"):$(first "$t/core_id")"
+done | sort -u | wc -l)
+fact cores "$cores"
+fact smt "$(first "$SYS/smt/control" || echo unknown)"
+fact governor "$(first "$SYS/cpu0/cpufreq/scaling_governor" || echo none)"
+fact freq_min_khz "$(first "$SYS/cpu0/cpufreq/scaling_min_freq" || echo unknown)"
+fact freq_max_khz "$(first "$SYS/cpu0/cpufreq/scaling_max_freq" || echo unknown)"
+# turbo: intel_pstate says it the other way round
+turbo=unknown
+if [ -r "$SYS/intel_pstate/no_turbo" ]; then
+	case $(first "$SYS/intel_pstate/no_turbo") in
+	0)	turbo=on ;;
+	1)	turbo=off ;;
+	esac
+elif [ -r "$SYS/cpufreq/boost" ]; then
+	case $(first "$SYS/cpufreq/boost") in
+	0)	turbo=off ;;
+	1)	turbo=on ;;
+	esac
+fi
+fact turbo "$turbo"
+fact isolated "$(first "$SYS/isolated" | grep . || echo none)"
+fact nohz_full "$(first "$SYS/nohz_full" | grep -v '(null)' | grep . || echo none)"
+fact cmdline "$(first "$PROC/cmdline")"
+# the mitigations: each vulnerability the kernel names, and its state
+mit=$(for v in "$SYS"/vulnerabilities/*; do
+	[ -r "$v" ] || continue
+	printf '%s=%s;' "${v##*/}" "$(head -n 1 "$v" | cut -d : -f 1 | tr ' ' _)"
+done)
+fact mitigations "${mit:-unknown}"
+load=$(cut -d ' ' -f 1 "$PROC/loadavg")
+fact load "$load"
+
+# The warnings, each once.
+gov=$(first "$SYS/cpu0/cpufreq/scaling_governor")
+[ -z "$gov" ] || [ "$gov" = performance ] ||
+	fact warning.governor "the cpufreq governor is $gov, not performance: the clock speed may change under the runs"
+[ "$turbo" = on ] &&
+	fact warning.turbo "turbo/boost is on: the clock speed follows temperature and load"
+for c in $list; do
+	sib=$(first "$SYS/cpu$c/topology/thread_siblings_list")
+	[ -n "$sib" ] || continue
+	for s in $(expand "$sib"); do
+		[ "$s" = "$c" ] && continue
+		[ "$(first "$SYS/cpu$s/online" || echo 1)" = 1 ] &&
+			echo "$s of $c"
+	done
+done | sort -u | head -n 1 | while read -r s _ c; do
+	fact warning.smt "SMT sibling $s of measured CPU $c is online: it shares the core's pipeline"
+done
+awk -v l="$load" 'BEGIN { exit !(l > 0.5) }' &&
+	fact warning.load "the load average was $load at the start, above 0.5: other work shares the CPUs"
+exit 0

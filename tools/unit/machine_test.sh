@@ -1,0 +1,108 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# tools/guest/machine.sh on made-up machines (SYS and PROC pointed at a
+# temporary tree): the facts it reads, and a warning for each of the
+# governor, turbo, an online SMT sibling of a measured CPU and the load,
+# each on its own and none on a quiet machine. Prints "ok - ..." or
+# "not ok - ..." a check, then "N passed, N failed".
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+
+ok()
+{
+	if [ "$1" = 0 ]; then
+		pass=$((pass + 1))
+		echo "ok - $2"
+	else
+		fail=$((fail + 1))
+		echo "not ok - $2"
+	fi
+}
+
+# machine GOVERNOR NO_TURBO SIBLING_ONLINE LOAD: a made-up machine of
+# four CPUs, two cores of two threads each (0,2 and 1,3), in $tmp/m
+machine()
+{
+	local s=$tmp/m/sys c
+
+	rm -rf "$tmp/m"
+	mkdir -p "$s/smt" "$s/intel_pstate" "$s/vulnerabilities" "$tmp/m/proc"
+	echo 0-3 >"$s/online"
+	echo on >"$s/smt/control"
+	echo "$2" >"$s/intel_pstate/no_turbo"
+	echo 2 >"$s/isolated"
+	echo "(null)" >"$s/nohz_full"
+	echo "Mitigation: PTI" >"$s/vulnerabilities/meltdown"
+	echo "Not affected" >"$s/vulnerabilities/l1tf"
+	for c in 0 1 2 3; do
+		mkdir -p "$s/cpu$c/topology" "$s/cpu$c/cpufreq"
+		echo 0 >"$s/cpu$c/topology/physical_package_id"
+		echo $((c % 2)) >"$s/cpu$c/topology/core_id"
+		echo "$((c % 2)),$((c % 2 + 2))" >"$s/cpu$c/topology/thread_siblings_list"
+		echo 1 >"$s/cpu$c/online"
+		echo "$1" >"$s/cpu$c/cpufreq/scaling_governor"
+	done
+	echo "$3" >"$s/cpu2/online"
+	echo 800000 >"$s/cpu0/cpufreq/scaling_min_freq"
+	echo 3500000 >"$s/cpu0/cpufreq/scaling_max_freq"
+	printf 'processor\t: 0\nmodel name\t: Made-up CPU 9000\nmicrocode\t: 0x2a\n' \
+		>"$tmp/m/proc/cpuinfo"
+	echo "root=/dev/sda1 isolcpus=2" >"$tmp/m/proc/cmdline"
+	echo "$4 0.30 0.20 1/100 42" >"$tmp/m/proc/loadavg"
+}
+
+facts()
+{
+	SYS=$tmp/m/sys PROC=$tmp/m/proc sh "$top/tools/guest/machine.sh" "$@"
+}
+
+machine performance 1 0 0.10
+out=$(facts --cpus 0)
+want="hostname $(uname -n)
+cpu_model Made-up CPU 9000
+microcode 0x2a
+online_cpus 0-3
+measured_cpus 0
+cores 2
+smt on
+governor performance
+freq_min_khz 800000
+freq_max_khz 3500000
+turbo off
+isolated 2
+nohz_full none
+cmdline root=/dev/sda1 isolcpus=2
+mitigations l1tf=Not_affected;meltdown=Mitigation;
+load 0.10"
+[ "$out" = "$want" ]
+ok $? "a quiet machine: its facts, and no warning"
+[ "$out" = "$want" ] || diff <(echo "$want") <(echo "$out")
+
+# each warning alone: ARGS of machine, --cpus, the warning's words
+while IFS='|' read -r args cpus words; do
+	# shellcheck disable=SC2086 # the made-up machine's words
+	machine $args
+	out=$(facts --cpus "$cpus" | grep '^warning\.')
+	[ "$(echo "$out" | grep -c .)" = 1 ] && echo "$out" | grep -q "$words"
+	ok $? "warns of $words, and of nothing else: $out"
+done <<'EOF'
+powersave 1 0 0.10|0|governor is powersave
+performance 0 0 0.10|0|turbo/boost is on
+performance 1 1 0.10|0|SMT sibling 2 of measured CPU 0 is online
+performance 1 1 0.10|1|SMT sibling 3 of measured CPU 1 is online
+performance 1 0 0.51|0|load average was 0.51
+EOF
+machine performance 1 1 0.10
+out=$(facts --cpus 1 --prefix box_ | grep -c '^box_warning.smt SMT sibling 3')
+[ "$out" = 1 ]
+ok $? "--prefix names every key, the warnings' too"
+facts --cpus 0-x >/dev/null 2>&1
+[ $? = 2 ]
+ok $? "a bad --cpus list is a usage error (exit 2)"
+
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]
