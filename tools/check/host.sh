@@ -346,6 +346,10 @@ check_host()
 	unit_suite "progress unit" progress-unit.log "$py" "$unit/progress_test.py"
 	# the cache's locks, processes side by side (tools/lib/cache.sh)
 	unit_suite "cache unit" cache-unit.log "$unit/cache_test.sh"
+	# a measured machine's facts and warnings, on made-up ones
+	unit_suite "machine unit" machine-unit.log "$unit/machine_test.sh"
+	# collect.sh's runs, --skip and --stop-file, on a made-up module
+	unit_suite "collect unit" collect-unit.log "$unit/collect_test.sh"
 	check_no_kdir
 	result $? "make without a kernel build tree names the headers package"
 	check_tree_key

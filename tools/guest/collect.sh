@@ -28,6 +28,10 @@
 #   --clock CLOCK     the module's clock (default: as it is set)
 #   --emit            also print the run files, and a line as each run
 #                     starts, on stdout, for the guest
+#   --stop-file FILE  stop before the next run once FILE exists, the
+#                     runs done kept (tools/bench.sh --target on Ctrl-C)
+#   --skip R[,R..]    runs done already (LABEL.STATE.rROUND): not run
+#                     again, their places in the order kept
 #   -h, --help        print this and exit
 #
 # A run is OUTDIR/runs/LABEL.STATE.rROUND/: summary, P.histogram and
@@ -68,7 +72,7 @@ is_count()
 }
 
 rounds=12 first=1 labels=host states='' nr_samples='' do_work=0 cpus=all
-batch=1 clock=
+batch=1 clock='' stop_file='' skip=''
 emit=0 out=
 while [ $# -gt 0 ]; do
 	opt=$1 val='' has_val=0
@@ -78,7 +82,7 @@ while [ $# -gt 0 ]; do
 	shift
 	case $opt in
 	--rounds | --first-round | --label | --labels | --states | --nr-samples | \
-	--batch | --cpus | --clock)
+	--batch | --cpus | --clock | --stop-file | --skip)
 		if [ $has_val = 0 ]; then
 			[ $# -gt 0 ] || usage_error "$opt wants a value"
 			case $1 in -?*) usage_error "$opt wants a value" ;; esac
@@ -112,6 +116,8 @@ while [ $# -gt 0 ]; do
 	--batch)	batch=$val ;;
 	--cpus)		cpus=$val ;;
 	--clock)	clock=$val ;;
+	--stop-file)	stop_file=$val ;;
+	--skip)		skip=$val ;;
 	--emit)		emit=1 ;;
 	-h | --help)	usage; exit 0 ;;
 	esac
@@ -204,6 +210,8 @@ run()
 	off)	events 0 || return 1 ;;
 	on)	events 1 || return 1 ;;
 	esac
+	# the load as the run starts (a warning above 0.5, tools/report.py)
+	load=$(cut -d ' ' -f 1 /proc/loadavg)
 	echo 1 >"$TB/benchmark" || return 1
 	cat "$TB/summary" >"$d/summary" || return 1
 	for p in $PRIMS; do
@@ -214,9 +222,10 @@ run()
 		echo "collect.sh: another benchmark ran while reading $d" >&2
 		return 1
 	}
-	printf 'kernel %s\nstate %s\nround %s\nseq %s\npos %s\nafter %s\norder %s\ntime %s\n' \
+	printf 'kernel %s\nstate %s\nround %s\nseq %s\npos %s\nafter %s\norder %s\ntime %s\nrelease %s\nversion %s\nload %s\n' \
 		"$1" "$2" "$3" "$4" "$5" "$6" "$7" \
-		"$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$d/meta"
+		"$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$(uname -r)" "$(uname -v)" \
+		"$load" >"$d/meta"
 }
 
 # round_order ROUND: the round's runs, LABEL.STATE in order. Even rounds
@@ -309,10 +318,20 @@ while [ "$r" -le "$last" ]; do
 	order=$(round_order "$r")
 	pos=0
 	for run in $order; do
+		if [ -n "$stop_file" ] && [ -e "$stop_file" ]; then
+			echo "collect.sh: stopped as asked, before round $r's $run" >&2
+			[ $emit = 1 ] && echo "# stopped"
+			exit 0
+		fi
 		l=${run%.*}
 		s=${run##*.}
 		seq=$((seq + 1))
 		pos=$((pos + 1))
+		case ,$skip, in
+		*",$run.r$r,"*)
+			prev=$run.r$r
+			continue ;;
+		esac
 		now=$(date +%s)
 		left=
 		[ $seq -gt 1 ] &&

@@ -14,7 +14,8 @@ test_collect()
 		--nr-samples "$(cmdline_param nr_samples "$TB_C_DEFAULT_SAMPLES")" \
 		--do-work="$(cmdline_param do_work 0)" \
 		--batch "$(cmdline_param batch 1)" \
-		--clock "$(cmdline_param clock '')" /tmp/results
+		--clock "$(cmdline_param clock '')" \
+		--skip "$(cmdline_param skip '')" /tmp/results
 }
 
 group_bench()

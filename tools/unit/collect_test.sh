@@ -1,0 +1,87 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# tools/guest/collect.sh on the host, against a made-up tracerbench
+# (TB: a directory of its files, whose summary never changes) and
+# tracefs (TRACING: the events' enable file): the runs of every label,
+# state and round with their meta; --skip leaves the runs it names
+# alone and every other run in its place; --stop-file stops before the
+# next run. Prints "ok - ..." or "not ok - ..." a check, then "N
+# passed, N failed".
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+export TB=$tmp/tb TRACING=$tmp/tracing
+
+ok()
+{
+	if [ "$1" = 0 ]; then
+		pass=$((pass + 1))
+		echo "ok - $2"
+	else
+		fail=$((fail + 1))
+		echo "not ok - $2"
+	fi
+}
+
+mkdir -p "$TB/irq" "$TB/preempt" "$TRACING/events/preemptirq"
+printf '%s\n' "run 7" "irq.median 75" "preempt.median 105" \
+	"preemptirq_tracepoints yes" "preemption full" >"$TB/summary"
+for p in irq preempt; do
+	echo "0 1" >"$TB/$p/histogram"
+	echo "cpu 0" >"$TB/$p/per_cpu"
+done
+for f in benchmark nr_samples do_work batch cpus clock; do
+	: >"$TB/$f"
+done
+echo 0 >"$TRACING/events/preemptirq/enable"
+
+# collect OUT ARG...: collect.sh of two labels, two rounds into OUT
+collect()
+{
+	local out=$1
+
+	shift
+	sh "$top/tools/guest/collect.sh" --label a,b --rounds 2 "$@" "$out"
+}
+
+collect "$tmp/all" >/dev/null 2>"$tmp/all.err"
+runs=$(cd "$tmp/all/runs" && printf '%s ' *)
+[ "$runs" = "a.off.r1 a.off.r2 a.on.r1 a.on.r2 b.off.r1 b.off.r2 b.on.r1 b.on.r2 " ]
+ok $? "every label, state and round: $runs"
+m=$tmp/all/runs/b.on.r2/meta
+grep -qx "release $(uname -r)" "$m" && grep -qx "version $(uname -v)" "$m" &&
+	grep -q '^load [0-9.]*$' "$m" && grep -qx "state on" "$m"
+ok $? "a run's meta: its kernel's release and version, the load as it began"
+[ "$(cat "$TRACING/events/preemptirq/enable")" = 0 ]
+ok $? "the events left as they were found"
+
+collect "$tmp/skip" --skip a.off.r1,b.on.r2 >/dev/null 2>&1
+runs=$(cd "$tmp/skip/runs" && printf '%s ' *)
+[ "$runs" = "a.off.r2 a.on.r1 a.on.r2 b.off.r1 b.off.r2 b.on.r1 " ]
+ok $? "--skip: the runs it names are not made: $runs"
+same=0
+for r in a.off.r2 a.on.r1 b.off.r1 b.on.r1; do
+	for k in pos after seq; do
+		[ "$(grep "^$k " "$tmp/skip/runs/$r/meta")" = \
+		  "$(grep "^$k " "$tmp/all/runs/$r/meta")" ] || same=1
+	done
+done
+[ $same = 0 ]
+ok $? "--skip: every other run in the place, after the run and of the sequence number it has in a whole invocation"
+
+touch "$tmp/stop"
+out=$(collect "$tmp/stopped" --emit --stop-file "$tmp/stop" 2>"$tmp/stop.err")
+rc=$?
+[ $rc = 0 ] && [ -z "$(find "$tmp/stopped/runs" -name meta)" ] &&
+	echo "$out" | grep -qx '# stopped' && grep -q "stopped as asked" "$tmp/stop.err"
+ok $? "--stop-file: no run once the file is there; exit 0, said so"
+rm "$tmp/stop"
+collect "$tmp/going" --stop-file "$tmp/stop" >/dev/null 2>&1
+[ "$(find "$tmp/going/runs" -name meta | wc -l)" = 8 ]
+ok $? "--stop-file: every run while the file is not there"
+
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]
