@@ -8,6 +8,11 @@
 #   [LABEL=]VARIANT[,KEY=VALUE]...    a variant the arch builds (trace),
 #                                     KEY patches=, config= or tree=
 #   LABEL=bzimage=FILE,build=DIR      your own build
+#   [LABEL=]installed:RELEASE[,build=DIR]
+#                                     a kernel installed on the test box
+#                                     (bench.sh --target), the module
+#                                     built against DIR or the host's
+#                                     headers of RELEASE
 #
 # Then what a kernel needs installed (tb_spec_needs), the checks that
 # need those packages (tb_spec_check) and its build (tb_spec_build): a
@@ -20,7 +25,9 @@
 #		the tree, patches and fragments (trace+my-series)
 #   spec	the spec as given
 #   kind	debian, builtin (a variant of linux-source-6.12), patched
-#		(one with patches= or config=), tree (of your own tree) or own
+#		(one with patches= or config=), tree (of your own tree), own
+#		or installed (on the test box: image and kdir are its
+#		/boot/vmlinuz-RELEASE and the build tree on this host)
 #   base	the Debian kernel's label or the variant
 #   name	the kernel's name in the tools' files (tb_module, ...): the
 #		base for a bare DEBIAN or VARIANT, its label otherwise
@@ -228,7 +235,24 @@ tb_spec_parse()
 			return ;;
 		esac
 	done
-	if [ -n "$img" ]; then
+	if [[ $base == installed:* ]]; then
+		[ -z "$img$p$f$tpath" ] || {
+			tb_spec_bad 2 "$spec: a kernel installed on the box takes build= alone"
+			return
+		}
+		[[ ${base#installed:} =~ ^[A-Za-z0-9][A-Za-z0-9._+-]*$ ]] || {
+			tb_spec_bad 2 "$spec: installed: wants the release of a kernel of the box's /boot, as uname -r prints it"
+			return
+		}
+		kind=installed
+		if [ -n "$bld" ]; then
+			[ -f "$bld/Makefile" ] || {
+				tb_spec_bad 1 "$spec: $bld is no kernel build tree (no Makefile)"
+				return
+			}
+			bld=$(realpath "$bld")
+		fi
+	elif [ -n "$img" ]; then
 		[ -z "$base$p$f$tpath" ] || {
 			tb_spec_bad 2 "$spec: your own build takes bzimage= and build= only"
 			return
@@ -414,6 +438,17 @@ tb_spec_build()
 	own)
 		kdir=${TB_SPECS[$l.kdir]}
 		img=${TB_SPECS[$l.image]} ;;
+	installed)
+		rel=${base#installed:}
+		kdir=${TB_SPECS[$l.kdir]}
+		for img in "/lib/modules/$rel/build" "/usr/src/linux-headers-$rel"; do
+			[ -n "$kdir" ] || [ ! -f "$img/Makefile" ] || kdir=$img
+		done
+		[ -n "$kdir" ] || {
+			echo "tracerbench: no build tree of $rel on this host to build the module against: install linux-headers-$rel, or give ${TB_SPECS[$l.spec]},build=DIR" >&2
+			return 1
+		}
+		img=/boot/vmlinuz-$rel ;;
 	esac
 	TB_SPECS[$l.kdir]=$kdir
 	TB_SPECS[$l.image]=$img

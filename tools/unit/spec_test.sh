@@ -132,6 +132,8 @@ x86_64|trace,tree=$k@HEAD@{1}|0|trace+k-HEAD--1- tree trace trace+k-HEAD--1- $k 
 x86_64|trace,tree=$d/at@dir|0|trace+at-dir tree trace trace+at-dir $d/at@dir -
 x86_64|trace,tree=$d/at@dir@base|0|trace+at-dir-base tree trace trace+at-dir-base $d/at@dir base
 x86_64|me=bzimage=$own/bzImage,build=$own/b|0|me own - me - -
+x86_64|installed:6.12.57+deb12-amd64|0|installed-6-12-57+deb12-amd64 installed installed:6.12.57+deb12-amd64 installed-6-12-57+deb12-amd64 - -
+x86_64|stock=installed:6.12.57+deb12-amd64,build=$own/b|0|stock installed installed:6.12.57+deb12-amd64 stock - -
 arm64|trace|0|trace builtin trace trace - -
 arm64|debug,tree=$k@for-next/core|0|debug+k-for-next-core tree debug debug+k-for-next-core $k for-next/core
 i386|notrace|0|notrace builtin notrace notrace - -
@@ -159,6 +161,10 @@ x86_64|bzimage=$own/bzImage,build=$own/b|2|give your own build a label
 x86_64|me=bzimage=$own/bzImage|2|build=DIR, the image's build tree, is missing
 x86_64|me=trace,bzimage=$own/bzImage,build=$own/b|2|bzimage= and build= only
 x86_64|trace,build=$own/b|2|build= goes with bzimage=
+x86_64|installed:|2|installed: wants the release of a kernel of the box's /boot
+x86_64|installed:6.12;reboot|2|installed: wants the release
+x86_64|installed:6.12,patches=$d/series|2|a kernel installed on the box takes build= alone
+x86_64|installed:6.12,build=$d|1|is no kernel build tree
 x86_64|my.label=trace|2|the label 'my.label' may hold letters
 x86_64|trace,patches=/nonexistent|1|no such patch series: /nonexistent
 x86_64|trace,config=/nonexistent|1|no such kconfig fragment: /nonexistent
