@@ -215,7 +215,9 @@ tb_box_ssh()
 # from 127.0.0.1 alone (a free port, in DIR/port; QEMU's user network
 # restricted, so that the box reaches nothing); return when ssh answers,
 # within TB_BOX_WAIT seconds. 1, with the console's end, if it does not.
-# The box runs until tb_box_stop DIR, or TB_BOX_LIFE seconds.
+# The box runs until tb_box_stop DIR, or TB_BOX_LIFE seconds; a reboot
+# (a panic, panic=-1) brings it back on IMAGE, as a test machine's
+# firmware boots its default kernel.
 tb_box_start()
 {
 	local dir=$1 image=$2 rel=$3 port
@@ -237,7 +239,7 @@ tb_box_start()
 		timeout -k 5 "$TB_BOX_LIFE" "$TB_QEMU" \
 			-accel "tcg${thread:+,thread=$thread}" \
 			-smp "$TB_CPUS" -m "$TB_MEM" -display none -monitor none \
-			-no-reboot -kernel "$image" -initrd "$dir/initrd.img" \
+			-kernel "$image" -initrd "$dir/initrd.img" \
 			-append "$TB_BOX_APPEND" \
 			-drive file="$dir/disk.img",format=raw,if=virtio \
 			-device virtio-rng-pci \

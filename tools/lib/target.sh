@@ -36,16 +36,19 @@ tb_target_parse()
 TB_TARGET_SSH_OPTS=()
 
 # tb_ssh CMD...: run CMD (one string, as ssh takes it) on the target, in
-# batch mode (no password prompt). TB_TARGET_KEY, if set, is the only
-# key offered; TB_TARGET_SSH_OPTS (an array) adds ssh options, as the
-# box's (no host key kept for a throwaway box) and a bound on the
-# connection. TB_SSH_TIMEOUT, if set, bounds the whole command (seconds).
+# batch mode (no password prompt). TB_SSH_CONFIG, if set, is the ssh
+# configuration file to use instead of the user's (ssh -F);
+# TB_TARGET_KEY, if set, the only key offered; TB_TARGET_SSH_OPTS (an
+# array) adds ssh options, as the box's (no host key kept for a
+# throwaway box) and a bound on the connection. TB_SSH_TIMEOUT, if set,
+# bounds the whole command (seconds).
 tb_ssh()
 {
 	local key=() t=()
 
+	[ -n "${TB_SSH_CONFIG:-}" ] && key=(-F "$TB_SSH_CONFIG")
 	[ -n "${TB_TARGET_KEY:-}" ] &&
-		key=(-i "$TB_TARGET_KEY" -o IdentitiesOnly=yes)
+		key+=(-i "$TB_TARGET_KEY" -o IdentitiesOnly=yes)
 	[ -n "${TB_SSH_TIMEOUT:-}" ] && t=(timeout -k 5 "$TB_SSH_TIMEOUT")
 	"${t[@]}" ssh -o BatchMode=yes -o ConnectTimeout=10 -o ServerAliveInterval=5 \
 		-o ServerAliveCountMax=6 "${key[@]}" \
@@ -144,14 +147,14 @@ tb_target_kexec()
 	before=$(echo "$before" | sed -n 3p)
 	[ -n "$initrd" ] && iarg="--initrd='$initrd'"
 	# The command line goes on stdin, whatever quotes it holds. The
-	# switch runs detached 2 s later, so that ssh mostly returns first,
+	# switch runs detached 1 s later, so that ssh mostly returns first,
 	# by systemd where it runs (which stops the services first); ssh
 	# may also see the connection cut: "loaded" tells kexec -l worked.
 	out=$(printf '%s\n' "$cmdline" | tb_ssh "read -r c
 		kexec -l '$image' $iarg --command-line=\"\$c\" || exit 1
 		echo loaded
 		sync
-		setsid sh -c 'sleep 2; if [ -d /run/systemd/system ]; then
+		setsid sh -c 'sleep 1; if [ -d /run/systemd/system ]; then
 			systemctl kexec; else kexec -e; fi' >/dev/null 2>&1 </dev/null &")
 	if [ "$out" != loaded ]; then
 		echo "tracerbench: kexec -l $image failed on the target: $out" >&2
@@ -159,7 +162,7 @@ tb_target_kexec()
 	fi
 	end=$((SECONDS + TB_TARGET_WAIT))
 	while [ $SECONDS -lt $end ]; do
-		sleep 2
+		sleep 1
 		# a probe begun as the old kernel went down hangs: bound it
 		now=$(TB_SSH_TIMEOUT=15 tb_target_uname 2>/dev/null) || continue
 		[ "$(echo "$now" | sed -n 3p)" != "$before" ] && break
@@ -173,13 +176,15 @@ tb_target_kexec()
 }
 
 # tb_target_is UNAME RELEASE VERSION: UNAME (tb_target_uname's) is of
-# the kernel of RELEASE and VERSION; 1, naming both, if not
+# the kernel of RELEASE and VERSION (any version if VERSION is empty: a
+# kernel of the box's own, known by its release alone); 1, naming both,
+# if not
 tb_target_is()
 {
 	local r v
 
 	{ read -r r && read -r v; } <<<"$1"
-	[ "$r" = "$2" ] && [ "$v" = "$3" ] && return 0
+	[ "$r" = "$2" ] && { [ -z "$3" ] || [ "$v" = "$3" ]; } && return 0
 	echo "tracerbench: the target came back on $r $v, not on the kernel sent: $2 $3" >&2
 	return 1
 }
