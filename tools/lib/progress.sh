@@ -82,13 +82,22 @@ tb_follow_stop()
 # benchmark of ROUNDS rounds that began at START ($SECONDS).
 tb_boot_progress()
 {
+	local file=$9.ktap
+
+	rm -f "$file"
+	tb_run_progress "${@:1:4}" "$file" tb_boot "${@:5}"
+}
+
+# tb_run_progress BOOT NBOOTS ROUNDS START FILE CMD...: CMD, which writes
+# a guest's or a box's progress lines into FILE, with those lines on
+# stderr as they come (tb_boot_progress's)
+tb_run_progress()
+{
 	local tb_bp_boot=$1 tb_bp_nboots=$2 tb_bp_rounds=$3 tb_bp_start=$4
 	local h rc
 
-	shift 4
-	rm -f "$5".ktap
-	tb_follow_start h tb_boot_line "$5".ktap >&2 || return 1
-	tb_boot "$@"
+	tb_follow_start h tb_boot_line "$5" >&2 || return 1
+	"${@:6}"
 	rc=$?
 	tb_follow_stop "$h"
 	return $rc
