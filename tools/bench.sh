@@ -15,12 +15,16 @@
 set -u
 # shellcheck source=tools/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=tools/lib/bench_target.sh
+. "$TB_TOP/tools/lib/bench_target.sh"
 
 usage()
 {
 	cat <<EOF
 usage: tools/bench.sh [options] KERNEL...
+       tools/bench.sh --target ssh://[USER@]HOST[:PORT] [options] KERNEL...
        tools/bench.sh --host [options]
+       tools/bench.sh --resume DIR [--rounds N]
 KERNEL is one of (doc/bench.md, "Kernels": the grammar of every tool)
   [LABEL=]DEBIAN                   a Debian kernel of the arch: 6.1, 6.12,
                                    6.12-rt (x86_64)
@@ -44,6 +48,11 @@ KERNEL is one of (doc/bench.md, "Kernels": the grammar of every tool)
   LABEL=bzimage=FILE,build=DIR     your own build: the image (bzImage, or
                                    arm64's Image) and the build
                                    tree to build the module against
+  [LABEL=]installed:RELEASE[,build=DIR]
+                                   with --target, a kernel installed on the
+                                   box (/boot/vmlinuz-RELEASE), the module
+                                   built against DIR or this host's
+                                   headers of RELEASE
 options (--opt VALUE or --opt=VALUE; lists comma-separated):
   --arch ARCH      the guests' architecture: $(tb_all_archs | tr '\n' ' ')
                    (default x86_64; see tools/arch/)
@@ -63,6 +72,17 @@ options (--opt VALUE or --opt=VALUE; lists comma-separated):
   --host           measure this machine's running kernel (root), not a
                    guest's: no KERNEL, --arch, --vcpus, --mem or --icount
   --label LABEL    with --host, the running kernel's label (default host)
+  --target URL     measure the KERNELs on a test box reached by ssh
+                   (x86-64, root, kexec-tools; doc/box.md), each
+                   switched to by kexec, the box back on its own
+                   kernel at the end
+  --cmdline LINE   with --target, the kernels' command line (default:
+                   the box's own)
+  --cpus LIST      with --host or --target, the CPUs to measure (such
+                   as 2-5; default all)
+  --resume DIR     continue the results directory DIR of an earlier
+                   run that stopped, from its first missing run, with
+                   the same options; --rounds N adds rounds
   -h, --help       print this and exit
 See doc/bench.md, and doc/cli.md for the TB_* variables.
 EOF
@@ -76,34 +96,68 @@ die()
 
 # the module's facts (tools/cfacts.py): its clocks, its default nr_samples
 tb_cfacts || exit 1
-out='' rounds=12 states='' icount=0 nr_samples=$TB_C_DEFAULT_SAMPLES do_work=0
-host=0 arch='' clock=''
-batch=1 vcpus='' mem='' host_label=''
-cmdline="tools/bench.sh $*"
 tb_cli_name=bench.sh
 tb_bench_options
-tb_cli_parse "$@"
-set -- "${tb_cli_argv[@]}"
-while [ "$1" != -- ]; do
-	case $1 in
-	--arch)		arch=$2 ;;
-	--vcpus)	vcpus=$2 ;;
-	--mem)		mem=$2 ;;
-	--out)		out=$2 ;;
-	--rounds)	rounds=$2 ;;
-	--states)	states=$2 ;;
-	--icount)	icount=1 ;;
-	--nr-samples)	nr_samples=$2 ;;
-	--do-work)	do_work=1 ;;
-	--batch)	batch=$2 ;;
-	--clock)	clock=$2 ;;
-	--host)		host=1 ;;
-	--label)	host_label=$2 ;;
-	esac
-	shift 2
-done
-shift
-specs=("$@")
+
+# parse_args ARG...: the options into their variables, the KERNELs into
+# specs; the arguments kept in args, for --resume
+parse_args()
+{
+	out='' rounds=12 states='' icount=0 nr_samples=$TB_C_DEFAULT_SAMPLES
+	do_work=0 host=0 arch='' clock='' batch=1 vcpus='' mem=''
+	host_label='' target='' cpus='' kcmdline='' resume='' rounds_set=0
+	nopts=0
+	args=("$@")
+	tb_cli_parse "$@"
+	set -- "${tb_cli_argv[@]}"
+	while [ "$1" != -- ]; do
+		nopts=$((nopts + 1))
+		case $1 in
+		--arch)		arch=$2 ;;
+		--vcpus)	vcpus=$2 ;;
+		--mem)		mem=$2 ;;
+		--out)		out=$2 ;;
+		--rounds)	rounds=$2 rounds_set=1 ;;
+		--states)	states=$2 ;;
+		--icount)	icount=1 ;;
+		--nr-samples)	nr_samples=$2 ;;
+		--do-work)	do_work=1 ;;
+		--batch)	batch=$2 ;;
+		--clock)	clock=$2 ;;
+		--host)		host=1 ;;
+		--label)	host_label=$2 ;;
+		--target)	target=$2 ;;
+		--cpus)		cpus=$2 ;;
+		--cmdline)	kcmdline=$2 ;;
+		--resume)	resume=$2 ;;
+		esac
+		shift 2
+	done
+	shift
+	specs=("$@")
+}
+
+parse_args "$@"
+cmdline="tools/bench.sh $*"
+# --resume DIR: the arguments DIR was made with, and more rounds
+if [ -n "$resume" ]; then
+	{ [ "$nopts" = $((1 + rounds_set)) ] && [ ${#specs[@]} = 0 ]; } ||
+		tb_usage_error "--resume DIR takes --rounds N alone besides"
+	{ [ -f "$resume/args" ] && [ -f "$resume/env" ]; } ||
+		tb_usage_error "--resume: $resume is no results directory of bench.sh"
+	more=$rounds more_set=$rounds_set
+	dir=$(cd "$resume" && pwd)
+	mapfile -d '' -t saved <"$dir/args"
+	parse_args "${saved[@]}"
+	cmdline="$(sed -n 's/^command //p' "$dir/env") (resumed)"
+	resume=$dir
+	out=$dir
+	if [ "$more_set" = 1 ]; then
+		[ "$more" -ge "$rounds" ] 2>/dev/null ||
+			tb_usage_error "--resume: --rounds may add rounds to the $rounds there, not take any away"
+		rounds=$more
+	fi
+fi
 for n in "$rounds" "$nr_samples" "$batch"; do
 	[[ $n =~ ^[1-9][0-9]{0,8}$ ]] ||
 		tb_usage_error "--rounds, --nr-samples and --batch want a count from 1, not '$n'"
@@ -119,6 +173,20 @@ states=${states// /,}
 	tb_usage_error "--vcpus wants a count from 1 to 99, not '$vcpus'"
 [ -z "$mem" ] || [[ $mem =~ ^[1-9][0-9]*[MG]$ ]] ||
 	tb_usage_error "--mem wants a size in M or G, such as 512M or 2G, not '$mem'"
+[ -z "$cpus" ] || [[ $cpus =~ ^(all|[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*)$ ]] ||
+	tb_usage_error "--cpus wants a CPU list such as 0-3,8, not '$cpus'"
+[ -z "$cpus" ] || [ $host = 1 ] || [ -n "$target" ] ||
+	tb_usage_error "--cpus picks the CPUs of --host or --target; a guest's are --vcpus"
+[ -z "$kcmdline" ] || [ -n "$target" ] ||
+	tb_usage_error "--cmdline applies to --target alone"
+if [ -n "$target" ]; then
+	[ $host = 0 ] || tb_usage_error "--host or --target, not both"
+	[ $icount = 0 ] || tb_usage_error "--icount applies to QEMU guests only"
+	[ -z "$vcpus$mem" ] || tb_usage_error "--vcpus and --mem apply to QEMU guests only"
+	[ -z "$arch" ] || [ "$arch" = x86_64 ] ||
+		tb_usage_error "--target: x86_64 boxes alone for now (the kernel's release is read from a bzImage's header)"
+	tb_target_parse "$target" || exit 2
+fi
 if [ $host = 1 ]; then
 	[ ${#specs[@]} = 0 ] || tb_usage_error "--host measures the running kernel: no KERNEL"
 	[ $icount = 0 ] || tb_usage_error "--icount applies to QEMU guests only"
@@ -128,21 +196,26 @@ if [ $host = 1 ]; then
 		tb_usage_error "--label: a label may hold letters, digits, _, + and - only, not '$host_label'"
 else
 	[ -z "$host_label" ] ||
-		tb_usage_error "--label names the running kernel with --host; name a guest's kernel LABEL=KERNEL"
+		tb_usage_error "--label names the running kernel with --host; name a kernel LABEL=KERNEL"
 	[ -z "$arch" ] || tb_arch_load "$arch" || exit 2
 	[ ${#specs[@]} -gt 0 ] || tb_usage_error "no kernel given"
 	TB_CPUS=${vcpus:-$TB_CPUS}
 	TB_MEM=${mem:-$TB_MEM}
 fi
 
-# make_out: the results directory, new
+# make_out: the results directory, new (or the one --resume continues),
+# with the arguments it was made with (args, NUL-separated)
 make_out()
 {
 	[ -n "$out" ] || out=$TB_OUT/bench-$(date -u +%Y%m%d-%H%M%S)
-	[ ! -e "$out/runs" ] ||
-		die "$out holds results already: choose another --out"
+	if [ -z "$resume" ]; then
+		[ ! -e "$out/runs" ] ||
+			die "$out holds results already: choose another --out, or continue it with --resume $out"
+	fi
 	mkdir -p "$out/kernels" "$out/boots" || die "cannot create $out"
 	out=$(cd "$out" && pwd)
+	[ -n "$resume" ] || printf '%s\0' "${args[@]}" >"$out/args" ||
+		die "cannot write $out/args"
 }
 
 host_cpu()
@@ -150,9 +223,15 @@ host_cpu()
 	sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1
 }
 
-# The invocation's environment, OUTDIR/env.
+# The invocation's environment, OUTDIR/env; --resume keeps the first
+# one's, with the rounds it now has.
 write_env()
 {
+	if [ -n "$resume" ]; then
+		sed -i "s/^rounds .*/rounds $rounds/" "$out/env" &&
+			echo "resumed $(date -u +%Y-%m-%dT%H:%M:%SZ)" >>"$out/env"
+		return
+	fi
 	{
 		echo "command $cmdline"
 		echo "date $(date -u +%Y-%m-%dT%H:%M:%SZ)"
@@ -177,6 +256,15 @@ write_env()
 		if [ $host = 1 ]; then
 			echo "arch $(uname -m)"
 			echo "mode host"
+			sh "$TB_TOP/tools/guest/machine.sh" --prefix machine_ \
+				--cpus "${cpus:-all}"
+		elif [ -n "$target" ]; then
+			echo "arch $TB_ARCH"
+			echo "mode host"
+			echo "target $target"
+			echo "cmdline_sent ${kcmdline:-as the box had it}"
+			# the box as found, before the first switch
+			cat "$out/boots/machine"
 		else
 			echo "arch $TB_ARCH"
 			# ticks by which icount medians may differ (arm64.conf)
@@ -209,10 +297,21 @@ run_host()
 		loaded=1
 	fi
 	write_env
-	sh "$TB_TOP/tools/guest/collect.sh" --rounds "$rounds" \
+	show_warnings "$out/env" machine_warning
+	first=1
+	if [ -n "$resume" ]; then
+		while runs_done "$first" "$host_label" 1; do
+			first=$((first + 1))
+		done
+		[ "$first" -le "$rounds" ] ||
+			{ echo "bench.sh: $out has every run already" >&2; return 0; }
+	fi
+	sh "$TB_TOP/tools/guest/collect.sh" --first-round "$first" \
+		--rounds $((rounds - first + 1)) \
+		--skip "$(runs_present "$first" $((rounds - first + 1)) "$host_label")" \
 		--label "$host_label" --states "$states" \
 		--nr-samples "$nr_samples" --do-work="$do_work" --batch "$batch" \
-		--clock "$clock" "$out"
+		--clock "$clock" --cpus "${cpus:-all}" "$out"
 	rc=$?
 	[ $loaded = 1 ] && rmmod tracerbench
 	[ $rc = 0 ] || die "measuring failed"
@@ -250,12 +349,18 @@ kernel_env()
 
 	echo "spec ${TB_SPECS[$l.spec]}"
 	echo "kind ${TB_SPECS[$l.kind]}"
-	echo "image ${TB_SPECS[$l.image]}"
 	echo "build_tree ${TB_SPECS[$l.kdir]}"
 	if [ -f "$cfg" ]; then
 		echo "config_hash $(sha256sum <"$cfg" | cut -c 1-16)"
 	fi
-	echo "image_hash $(sha256sum <"${TB_SPECS[$l.image]}" | cut -c 1-16)"
+	if [ "${TB_SPECS[$l.kind]}" = installed ]; then
+		# the box's own, read there
+		echo "image $TB_TARGET_HOST:${TB_SPECS[$l.image]}"
+		echo "image_hash $(tb_ssh "sha256sum <${TB_SPECS[$l.image]}" </dev/null | cut -c 1-16)"
+	else
+		echo "image ${TB_SPECS[$l.image]}"
+		echo "image_hash $(sha256sum <"${TB_SPECS[$l.image]}" | cut -c 1-16)"
+	fi
 	[ -n "$p" ] && echo "patches $p" &&
 		echo "patch_files $(tb_patch_list "$p" quiet | xargs -n 1 basename | tr '\n' ' ')"
 	[ -n "${TB_SPECS[$l.frags]}" ] && echo "fragments ${TB_SPECS[$l.frags]}"
@@ -266,14 +371,23 @@ kernel_env()
 
 # code_env LABEL MODULE: the code sizes of kernel LABEL and of its build
 # of the module (tools/codesize.sh), where its build tree has a vmlinux
-# against the first kernel's, for the functions a patch added
+# against the first kernel's, for the functions a patch added. A Debian
+# kernel's headers hold a vmlinux for its BTF alone: only a kernel built
+# here, or your own build, is sized, and compared with another such.
 code_env()
 {
-	local l=$1 vmlinux=${TB_SPECS[$1.kdir]}/vmlinux
-	local base=${TB_SPECS[${TB_SPEC_LABELS[0]}.kdir]}/vmlinux
+	local l=$1 first=${TB_SPEC_LABELS[0]} vmlinux base
 
+	vmlinux=${TB_SPECS[$l.kdir]}/vmlinux
+	base=${TB_SPECS[$first.kdir]}/vmlinux
+	case ${TB_SPECS[$l.kind]} in
+	debian | installed)	vmlinux= ;;
+	esac
+	case ${TB_SPECS[$first.kind]} in
+	debian | installed)	base= ;;
+	esac
 	[ -f "$vmlinux" ] || vmlinux=
-	[ -n "$vmlinux" ] && [ -f "$base" ] && [ "$l" != "${TB_SPEC_LABELS[0]}" ] || base=
+	{ [ -n "$vmlinux" ] && [ -f "$base" ] && [ "$l" != "$first" ]; } || base=
 	"$TB_TOP/tools/codesize.sh" --clocks "${clock:-cycles}" "$2" \
 		${vmlinux:+"$vmlinux"} ${base:+"$base"}
 }
@@ -334,10 +448,158 @@ bench_module()
 	fi
 }
 
-run_qemu()
+# show_warnings FILE PREFIX: the PREFIX.WHAT lines of FILE (machine.sh's
+# warnings) on stderr
+show_warnings()
 {
-	local l b k boot=0 nboots r start elapsed left kargs ktap per_boot
-	local pos order nstates secs commas
+	sed -n "s/^$2\.[a-z]* /bench.sh: warning: /p" "$1" >&2
+}
+
+# runs_done ROUND LABELS N: every run of rounds ROUND to ROUND+N-1 of
+# the kernels LABELS (comma-separated) is in $out/runs, in each state
+# asked for that the kernel has (its kernels/LABEL.env, once a run of it
+# came back): what --resume need not run again
+runs_done()
+{
+	local r l s i have
+
+	for l in ${2//,/ }; do
+		have=$(sed -n 's/^states //p' "$out/kernels/$l.env" 2>/dev/null)
+		[ -n "$have" ] || return 1
+		for s in $have; do
+			[ -z "$states" ] || [[ ,$states, == *,$s,* ]] || continue
+			for ((i = $1; i < $1 + $3; i++)); do
+				[ -f "$out/runs/$l.$s.r$i/meta" ] || return 1
+			done
+		done
+	done
+}
+
+# runs_present FIRST N LABELS: the runs of rounds FIRST to FIRST+N-1 of
+# the kernels LABELS in $out/runs, comma-separated, for collect.sh's
+# --skip (those of a boot that stopped midway)
+runs_present()
+{
+	local m r l
+
+	for m in "$out"/runs/*/meta; do
+		[ -f "$m" ] || continue
+		m=${m%/meta}
+		m=${m##*/}
+		r=${m##*.r}
+		l=${m%%.*}
+		[ "$r" -ge "$1" ] && [ "$r" -lt $(($1 + $2)) ] &&
+			[[ ,$3, == *,$l,* ]] && printf '%s,' "$m"
+	done
+}
+
+# The rounds: each boots every kernel once (kernels with the same image
+# share a boot), or, with a single image, one boot runs them all. The
+# boots rotate by one each round: each kernel boots at each place of the
+# round equally often. run_rounds BOOT_FN calls BOOT_FN FIRST N POS IMAGE
+# BOOT NBOOTS START for each boot: rounds FIRST to FIRST+N-1 at place POS
+# of their round, boot BOOT of NBOOTS of a benchmark begun at START
+# ($SECONDS). --resume skips the boots whose runs are all there, and a
+# single boot starts at its first round with a run missing.
+run_rounds()
+{
+	local fn=$1 b l r n k pos boot=0 nboots per_boot order first start
+	local skipped=0
+
+	per_boot=1
+	[ ${#boots[@]} = 1 ] && per_boot=$rounds
+	nboots=$((rounds * ${#boots[@]} / per_boot))
+	start=$SECONDS
+	for ((r = 1; r <= rounds; r += per_boot)); do
+		k=$(((r - 1) % ${#boots[@]}))
+		order=("${boots[@]:k}" "${boots[@]:0:k}")
+		for ((pos = 1; pos <= ${#order[@]}; pos++)); do
+			b=${order[pos - 1]}
+			boot=$((boot + 1))
+			first=$r n=$per_boot
+			while [ -n "$resume" ] && [ "$n" -gt 0 ] &&
+				runs_done "$first" "${boot_labels[$b]}" 1; do
+				first=$((first + 1)) n=$((n - 1))
+			done
+			if [ "$n" = 0 ]; then
+				echo "bench.sh: round $r: ${boot_labels[$b]} ran before (--resume)" >&2
+				skipped=$((skipped + 1))
+				continue
+			fi
+			# the time left by the boots this invocation runs
+			"$fn" "$first" "$n" "$pos" "$b" $((boot - skipped)) \
+				$((nboots - skipped)) "$start" ||
+				return 1
+			[ "$stop_asked" = 0 ] || return 1
+		done
+	done
+}
+
+# boot_line FIRST N LABELS BOOT NBOOTS START: the line a boot starts with
+boot_line()
+{
+	local left=
+
+	[ "$4" -gt 1 ] &&
+		left=", about $(((SECONDS - $6) * ($5 - $4 + 1) / ($4 - 1))) s left"
+	echo "bench.sh: round $1$([ "$2" -gt 1 ] && echo "-$(($1 + $2 - 1))") of $rounds: $7 $3 (boot $4 of $5$left)" >&2
+}
+
+# collect_args FIRST N LABELS: collect.sh's options for a boot's runs
+collect_args()
+{
+	echo "--first-round $1 --rounds $2 --label $3 --nr-samples $nr_samples --do-work=$do_work --batch $batch${clock:+ --clock $clock}${states:+ --states $states}${cpus:+ --cpus $cpus}"
+}
+
+# take_runs KTAP FIRST LABELS POS: the runs of a boot's output into $out,
+# each with the boot's place in its round
+take_runs()
+{
+	split_results "$1" && boot_pos "$1" "$4"
+}
+
+# qemu_boot FIRST N POS IMAGE BOOT NBOOTS START: run_rounds's boot of a
+# QEMU guest
+qemu_boot()
+{
+	local first=$1 n=$2 pos=$3 labels=${boot_labels[$4]} l ktap kargs
+	local commas secs nstates=3 skip
+
+	l=${labels%%,*}
+	boot_line "$first" "$n" "$labels" "$5" "$6" "$7" booting
+	ktap=$out/boots/r$first-$l
+	[ -z "$states" ] || nstates=$(tr ',' '\n' <<<"$states" | wc -l)
+	kargs=("tb.round=$first" "tb.rounds=$n" tb.labels="$labels"
+	       "tb.nr_samples=$nr_samples" "tb.do_work=$do_work"
+	       "tb.batch=$batch")
+	skip=$(runs_present "$first" "$n" "$labels")
+	[ -n "$skip" ] && kargs+=(tb.skip="$skip")
+	[ -n "$clock" ] && kargs+=(tb.clock="$clock")
+	[ -n "$states" ] && kargs+=(tb.states="$states")
+	commas=${labels//[^,]/}
+	secs=$(tb_boot_timeout $((n * (${#commas} + 1) * nstates)) \
+		"$nr_samples" "$batch" "$TB_CPUS")
+	TB_ICOUNT=$icount TB_TCG_THREAD=${TB_TCG_THREAD-single} \
+		tb_boot_progress "$5" "$6" "$rounds" "$7" \
+		"bench-$l" "$(bench_initrd "$l")" bench "$secs" \
+		"$ktap" "${kargs[@]}"
+	if ! tb_ktap_passed "$ktap"; then
+		grep -v '^# ' "$ktap.ktap" | tail -n 20 >&2
+		echo "bench.sh: the end of its console:" >&2
+		tail -n 30 "$ktap.console" 2>/dev/null | sed 's/^/  /' >&2
+		take_runs "$ktap.ktap" "$first" "$labels" "$pos" 2>/dev/null
+		die "the boot of $labels in round $first failed; see $ktap.console (the runs it gave are kept: bench.sh --resume $out goes on)"
+	fi
+	take_runs "$ktap.ktap" "$first" "$labels" "$pos" ||
+		die "no results from $labels in round $first; see $ktap.ktap"
+}
+
+# prepare_kernels: every kernel built (or taken from the cache) with
+# its module, and described in kernels/LABEL.host.env; the boots
+# grouped by image
+prepare_kernels()
+{
+	local l b k
 
 	mkdir -p "$TB_OUT"
 	for l in "${TB_SPEC_LABELS[@]}"; do
@@ -350,12 +612,11 @@ run_qemu()
 			boot_labels[$b]="${boot_labels[$b]},$l"
 		fi
 	done
-	write_env
 	for b in "${boots[@]}"; do
 		l=${boot_labels[$b]%%,*}
 		bench_module "$l" build ||
 			die "building the module for $l failed: $(dirname "$(bench_module "$l")")/build.log"
-		tb_make_initramfs "bench-$l" "$(bench_initrd "$l")" \
+		[ -n "$target" ] || tb_make_initramfs "bench-$l" "$(bench_initrd "$l")" \
 			"$(bench_module "$l")" ||
 			die "cannot make the initramfs for $l"
 		for k in ${boot_labels[$b]//,/ }; do
@@ -365,56 +626,14 @@ run_qemu()
 				die "cannot describe kernel $k"
 		done
 	done
-	# With one image there is nothing to alternate boots for: one boot
-	# runs every round, the kernels' labels still alternating in each.
-	per_boot=1
-	[ ${#boots[@]} = 1 ] && per_boot=$rounds
-	nboots=$((rounds * ${#boots[@]} / per_boot))
-	# the states a boot runs at most, each kernel having at most three
-	nstates=3
-	[ -z "$states" ] || nstates=$(tr ',' '\n' <<<"$states" | wc -l)
-	start=$SECONDS
-	for ((r = 1; r <= rounds; r += per_boot)); do
-		# the boots rotate by one each round: each kernel boots at
-		# each place of the round equally often
-		k=$(((r - 1) % ${#boots[@]}))
-		order=("${boots[@]:k}" "${boots[@]:0:k}")
-		for ((pos = 1; pos <= ${#order[@]}; pos++)); do
-			b=${order[pos - 1]}
-			l=${boot_labels[$b]%%,*}
-			left=
-			if [ $boot -gt 0 ]; then
-				elapsed=$((SECONDS - start))
-				left=", about $((elapsed * (nboots - boot) / boot)) s left"
-			fi
-			boot=$((boot + 1))
-			echo "bench.sh: round $r$([ "$per_boot" -gt 1 ] && echo "-$rounds") of $rounds: booting ${boot_labels[$b]} (boot $boot of $nboots$left)" >&2
-			ktap=$out/boots/r$r-$l
-			kargs=("tb.round=$r" "tb.rounds=$per_boot" tb.labels="${boot_labels[$b]}"
-			       "tb.nr_samples=$nr_samples" "tb.do_work=$do_work"
-			       "tb.batch=$batch")
-			[ -n "$clock" ] && kargs+=(tb.clock="$clock")
-			[ -n "$states" ] && kargs+=(tb.states="$states")
-			commas=${boot_labels[$b]//[^,]/}
-			secs=$(tb_boot_timeout $((per_boot * (${#commas} + 1) * nstates)) \
-				"$nr_samples" "$batch" "$TB_CPUS")
-			TB_ICOUNT=$icount TB_TCG_THREAD=${TB_TCG_THREAD-single} \
-				tb_boot_progress "$boot" "$nboots" "$rounds" "$start" \
-				"bench-$l" "$(bench_initrd "$l")" bench "$secs" \
-				"$ktap" "${kargs[@]}"
-			if ! tb_ktap_passed "$ktap"; then
-				grep -v '^# ' "$ktap.ktap" | tail -n 20 >&2
-				echo "bench.sh: the end of its console:" >&2
-				tail -n 30 "$ktap.console" 2>/dev/null | sed 's/^/  /' >&2
-				die "the boot of ${boot_labels[$b]} in round $r failed; see $ktap.console"
-			fi
-			split_results "$ktap.ktap" ||
-				die "no results from ${boot_labels[$b]} in round $r; see $ktap.ktap"
-			boot_pos "$ktap.ktap" "$pos" ||
-				die "cannot record the order of round $r in $out/runs"
-		done
-	done
-	# the guest's view of each kernel, then the host's
+}
+
+# finish: the guest's or box's view of each kernel, then the host's;
+# the JSON
+finish()
+{
+	local l b
+
 	for l in "${TB_SPEC_LABELS[@]}"; do
 		[ -f "$out/kernels/$l.env" ] || die "no description of kernel $l came back"
 		# the host's figures replace the guest's (config_hash)
@@ -426,7 +645,7 @@ run_qemu()
 			die "cannot write $out/kernels/$l.env"
 	done
 	echo "host_load_end $(cut -d ' ' -f 1-3 /proc/loadavg)" >>"$out/env"
-	echo "elapsed_s $((SECONDS - start))" >>"$out/env"
+	echo "elapsed_s $((SECONDS - started))" >>"$out/env"
 	# the images and modules are scratch: the kernels' env says what
 	# they held
 	for b in "${boots[@]}"; do
@@ -434,18 +653,37 @@ run_qemu()
 			"$(dirname "$(bench_module "${boot_labels[$b]%%,*}")")"
 	done
 	write_json
-	echo "bench.sh: results in $out ($((SECONDS - start)) s)" >&2
 }
 
+run_qemu()
+{
+	prepare_kernels
+	write_env
+	run_rounds qemu_boot || exit 1
+	finish
+	echo "bench.sh: results in $out ($((SECONDS - started)) s)" >&2
+}
+
+started=$SECONDS
+stop_asked=0
 if [ $host = 1 ]; then
 	make_out
 	run_host
 else
 	# every kernel read before anything is installed or built; then
 	# what they need installed, and their checks that need it
-	needs=(module guest)
+	needs=(module)
+	[ -n "$target" ] || needs+=(guest)
 	for s in "${specs[@]}"; do
 		tb_spec_add "$s"
+		case ${TB_SPECS[$TB_SPEC_LAST.kind]} in
+		installed)
+			[ -n "$target" ] ||
+				tb_usage_error "$s: installed: names a kernel of the --target box" ;;
+		debian)
+			[ -z "$target" ] ||
+				tb_usage_error "$s: to measure a Debian kernel on the box, install it there and name it installed:RELEASE" ;;
+		esac
 		# shellcheck disable=SC2207 # needs are words
 		needs+=($(tb_spec_needs "$TB_SPEC_LAST"))
 	done
@@ -454,6 +692,10 @@ else
 		tb_spec_check "$l" || exit 1
 	done
 	make_out
-	run_qemu
+	if [ -n "$target" ]; then
+		run_target
+	else
+		run_qemu
+	fi
 fi
 echo "$out"

@@ -29,6 +29,9 @@ while [ "$1" != -- ]; do
 	case $1 in
 	--out)	out=$2 ;;
 	--host)	kernels=() ;;
+	# its kernels boot QEMU's guests and no box's userland
+	--target | --cmdline | --resume)
+		tb_usage_error "$1 is bench.sh's: compare.sh's kernels are QEMU's or --host's" ;;
 	esac
 	# as bench.sh's parser gave it: --opt=VALUE, or a switch
 	if tb_cli_has "$tb_cli_values" "$1"; then

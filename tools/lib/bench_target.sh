@@ -1,0 +1,179 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=bash disable=SC2154 # bench.sh's variables
+# bench.sh --target: the boots of its rounds on a test box reached by
+# ssh (tools/lib/target.sh), each a kexec into one of the kernels sent.
+# Sourced by tools/bench.sh alone: these functions work on its results
+# directory ($out), its kernels (TB_SPECS, boots, boot_labels) and its
+# options; run_rounds (bench.sh) calls target_boot for each boot.
+
+# target_fail WHAT: the box's boot failed: say so with what was kept,
+# put the box back on its own kernel if it answers, and exit 1
+target_fail()
+{
+	echo "bench.sh: $*" >&2
+	finish_partial
+	target_return
+	echo "bench.sh: the runs that came back are in $out: bench.sh --resume $out goes on from the first missing one" >&2
+	exit 1
+}
+
+# finish_partial: the JSON of the runs so far, for report.py
+finish_partial()
+{
+	sh "$TB_TOP/tools/guest/json.sh" "$out" >"$out/results.json.tmp" 2>/dev/null &&
+		mv "$out/results.json.tmp" "$out/results.json"
+}
+
+# target_return: the box back on the kernel it ran at the start, unless
+# it is on it already; the tool's kernels removed from it
+target_return()
+{
+	local now first
+
+	first=$(head -n 2 "$out/boots/first")
+	now=$(TB_SSH_TIMEOUT=30 tb_target_uname 2>/dev/null | head -n 2)
+	if [ -z "$now" ]; then
+		echo "bench.sh: the box does not answer ssh: it is on no kernel of the tool's to return from" >&2
+		return 1
+	fi
+	if [ "$now" = "$first" ]; then
+		echo "bench.sh: the box is on its own kernel, $(head -n 1 "$out/boots/first")" >&2
+	else
+		tb_target_return "$out/boots/first" || return 1
+	fi
+	tb_target_clean
+}
+
+# target_collect KTAP ARGS: collect.sh on the box, its output into
+# KTAP.ktap and its errors into KTAP.log. ssh runs in the background,
+# where SIGINT is ignored, so that Ctrl-C reaches only this script,
+# which asks collect.sh to stop after its run (on_interrupt).
+target_collect()
+{
+	local pid rc d=$TB_TARGET_DIR
+
+	tb_ssh "rm -rf $d/run && sh $d/tools/collect.sh --emit --stop-file $d/stop $2 $d/run" \
+		</dev/null >"$1.ktap" 2>"$1.log" &
+	pid=$!
+	while :; do
+		wait "$pid"
+		rc=$?
+		kill -0 "$pid" 2>/dev/null || break
+	done
+	return $rc
+}
+
+on_interrupt()
+{
+	[ "$stop_asked" = 1 ] && return
+	stop_asked=1
+	echo "bench.sh: stopping after the run under way (the box is left on a kernel that answers ssh)" >&2
+	TB_SSH_TIMEOUT=20 tb_ssh "touch $TB_TARGET_DIR/stop" </dev/null >/dev/null 2>&1 &
+}
+
+# target_boot FIRST N POS IMAGE BOOT NBOOTS START: run_rounds's boot on
+# the box: the switch by kexec to the kernel, checked by its uname, the
+# box's state, the module loaded, collect.sh's runs, the module unloaded
+target_boot()
+{
+	local first=$1 n=$2 pos=$3 labels=${boot_labels[$4]} l image initrd
+	local d=$TB_TARGET_DIR rel ver out_boot why rc
+
+	l=${labels%%,*}
+	out_boot=$out/boots/r$first-$l
+	boot_line "$first" "$n" "$labels" "$5" "$6" "$7" "switching the box to"
+	rel=${TB_SPECS[$l.release]} ver=${TB_SPECS[$l.version]}
+	if [ "${TB_SPECS[$l.kind]}" = installed ]; then
+		image=/boot/vmlinuz-$rel initrd=${TB_SPECS[$l.initrd]}
+	else
+		image=$d/kernels/$l/vmlinuz initrd=$target_initrd
+	fi
+	why=$(tb_target_kexec "$image" "$initrd" "$target_cmdline" "$rel" "$ver" 2>&1) ||
+		target_fail "kernel $labels, round $first: ${why#tracerbench: }"
+	tb_ssh "sh $d/tools/machine.sh --cpus ${cpus:-all}" </dev/null \
+		>"$out_boot.machine" 2>&1 ||
+		target_fail "kernel $labels, round $first: the box's state: $(tail -n 1 "$out_boot.machine")"
+	show_warnings "$out_boot.machine" warning
+	why=$(tb_ssh "insmod $d/kernels/$l/tracerbench.ko" </dev/null 2>&1) ||
+		target_fail "kernel $labels, round $first: the module does not load: $why"
+	tb_run_progress "$5" "$6" "$rounds" "$7" "$out_boot.ktap" \
+		target_collect "$out_boot" "$(collect_args "$first" "$n" "$labels") --skip=$(runs_present "$first" "$n" "$labels")"
+	rc=$?
+	take_runs "$out_boot.ktap" "$first" "$labels" "$pos" 2>/dev/null
+	[ $rc = 0 ] ||
+		target_fail "kernel $labels, round $first: collect.sh failed or the connection dropped (exit $rc): $(tail -n 3 "$out_boot.log" | tr '\n' ' ')"
+	tb_ssh "rmmod tracerbench" </dev/null ||
+		target_fail "kernel $labels, round $first: the module does not unload"
+}
+
+# target_prepare: the box's kernel and state recorded before the first
+# switch, the tools and every kernel's files sent to its directory; the
+# kernels' releases and versions known, to check each boot by
+target_prepare()
+{
+	local b l first_rel why
+
+	echo "bench.sh: the box at $target: recording its kernel and state" >&2
+	tb_target_record "$out/boots/first" ||
+		die "the box at $target cannot be used (see above)"
+	first_rel=$(head -n 1 "$out/boots/first")
+	target_cmdline=${kcmdline:-$(tb_cmdline_own "$(sed -n 3p "$out/boots/first")")}
+	# a kernel sent boots with the box's own initrd: the rig's kernels
+	# need no module to mount the root, and the box's init finds it
+	target_initrd=
+	tb_ssh "[ -f /boot/initrd.img-$first_rel ]" </dev/null &&
+		target_initrd=/boot/initrd.img-$first_rel
+	# a stop asked for by an earlier Ctrl-C is over
+	tb_ssh "rm -f $TB_TARGET_DIR/stop" </dev/null ||
+		die "cannot reach the box at $target"
+	why=$(for f in collect.sh json.sh machine.sh; do
+		tb_target_put "$TB_TOP/tools/guest/$f" "$TB_TARGET_DIR/tools/$f" || exit 1
+	done 2>&1) || die "cannot copy the tools to the box: $why"
+	tb_ssh "sh $TB_TARGET_DIR/tools/machine.sh --prefix machine_ --cpus ${cpus:-all}" \
+		</dev/null >"$out/boots/machine" ||
+		die "cannot read the box's state: $(tail -n 1 "$out/boots/machine")"
+	for b in "${boots[@]}"; do
+		l=${boot_labels[$b]%%,*}
+		if [ "${TB_SPECS[$l.kind]}" = installed ]; then
+			TB_SPECS[$l.release]=${TB_SPECS[$l.base]#installed:}
+			TB_SPECS[$l.version]=
+			TB_SPECS[$l.initrd]=
+			tb_ssh "[ -f /boot/vmlinuz-${TB_SPECS[$l.release]} ]" </dev/null ||
+				die "kernel $l: the box has no /boot/vmlinuz-${TB_SPECS[$l.release]}"
+			tb_ssh "[ -f /boot/initrd.img-${TB_SPECS[$l.release]} ]" </dev/null &&
+				TB_SPECS[$l.initrd]=/boot/initrd.img-${TB_SPECS[$l.release]}
+			tb_target_put "$(bench_module "$l")" \
+				"$TB_TARGET_DIR/kernels/$l/tracerbench.ko" ||
+				die "cannot copy kernel $l's module to the box"
+		else
+			{ read -r "TB_SPECS[$l.release]" &&
+				read -r "TB_SPECS[$l.version]"; } \
+				< <(tb_image_uname "$b") ||
+				die "kernel $l: $b is no x86 kernel image"
+			echo "bench.sh: sending kernel $l (${TB_SPECS[$l.release]}) to the box" >&2
+			tb_target_stage "$l" "$b" "" "$(bench_module "$l")" ||
+				die "cannot copy kernel $l to the box"
+		fi
+	done
+}
+
+run_target()
+{
+	prepare_kernels
+	target_prepare
+	write_env
+	show_warnings "$out/env" machine_warning
+	trap on_interrupt INT
+	run_rounds target_boot
+	trap - INT
+	finish_partial
+	target_return ||
+		die "the box did not go back to its own kernel: it is on $(tb_target_uname | head -n 1)"
+	if [ "$stop_asked" = 1 ]; then
+		echo "bench.sh: stopped as asked: bench.sh --resume $out goes on" >&2
+		exit 1
+	fi
+	finish
+	echo "bench.sh: results in $out ($((SECONDS - started)) s)" >&2
+}
+
