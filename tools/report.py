@@ -32,7 +32,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from teststats import (bootstrap_ci, flip_min_p, holm,  # noqa: E402
                        mann_whitney, median, sign_flip)
 from plots import plot  # noqa: E402
-from reportfmt import print_lkml, print_text  # noqa: E402
+from reportfmt import machine_words, print_lkml, print_text  # noqa: E402
 from reportcode import code_lines, code_table  # noqa: E402
 from cfacts import CFactsError, facts  # noqa: E402
 
@@ -521,6 +521,28 @@ def analyse(rows, order, refs, prims, args):
     return tables
 
 
+def machine_warnings(rows, order):
+    """What tools/guest/machine.sh found amiss on a measured machine
+    (--host, --target: env's machine_warning.WHAT), and the runs that
+    began with a load average above 0.5 (meta's load)."""
+    out, dirs = [], []
+    for n in order:
+        d = rows[n]["dir"]
+        if d not in dirs:
+            dirs.append(d)
+            env = rows[n]["env"]
+            out += [f"{d}: {v}" for k, v in sorted(env.items())
+                    if k.startswith("machine_warning.")]
+        loaded = [run["meta"] for run in rows[n]["runs"]
+                  if float(run["meta"].get("load", 0) or 0) > 0.5]
+        if loaded:
+            worst = max(float(m["load"]) for m in loaded)
+            out.append(f"{n}: {len(loaded)} of its {len(rows[n]['runs'])} "
+                       f"runs began with a load average above 0.5 (up to "
+                       f"{worst:g}): other work shared the CPUs")
+    return out
+
+
 def warnings_of(tables, alpha):
     """What the reader must know of the tests' power and of the order."""
     out = []
@@ -574,6 +596,10 @@ def describe(rows, order):
         where = {"tcg": "QEMU TCG", "tcg-icount":
                  "QEMU TCG, -icount shift=0,sleep=off",
                  "host": "the running kernel of the host"}.get(mode, mode)
+        if "target" in env:
+            where = f"the test box {env['target']}"
+        if "machine_cpu_model" in env:
+            where += f" ({machine_words(env)})"
         lines.append(f"{d}: {env.get('arch', '?')}, {where}; "
                      f"host CPU {env.get('host_cpu', '?')}, "
                      f"load {env.get('host_load', '?')}; "
@@ -670,7 +696,8 @@ def main():
         code = code_table(tables, rows, order, refs,
                           [p for p in prims if p != "none"])
         ntests = judge([e for t in tables for e in t["rows"]], args.alpha)
-        warnings = warnings_of(tables, args.alpha)
+        warnings = warnings_of(tables, args.alpha) + \
+            machine_warnings(rows, order)
         if args.plot:
             need_modules("matplotlib")
         figures = plot(rows, order, prims, args.plot) \
@@ -696,6 +723,9 @@ def main():
     else:
         lines = describe(rows, order), order_lines(tables, rows)
         if args.format == "lkml":
+            # the table is pasted as it is: what to know goes to stderr
+            for w in warnings:
+                print(f"report.py: warning: {w}", file=sys.stderr)
             print_lkml(tables, rows, order, ref_words, args)
         else:
             print_text(tables, lines, ref_words, args,

@@ -215,6 +215,17 @@ def kernel_words(k):
     return ", ".join(words)
 
 
+def machine_words(env):
+    """The machine a --host or --target run measured, as a reviewer asks
+    for it: its name, CPU, cores and SMT, governor and turbo."""
+    return (f"{env.get('machine_hostname', '?')}: CPU "
+            f"{env.get('machine_cpu_model', '?')}, "
+            f"{env.get('machine_cores', '?')} cores, SMT "
+            f"{env.get('machine_smt', '?')}, governor "
+            f"{env.get('machine_governor', '?')}, turbo "
+            f"{env.get('machine_turbo', '?')}")
+
+
 def lkml_header(tables, rows, order):
     """Lines per results directory: arch, QEMU mode or the host's CPU,
     the counter's rate; what was run; then each kernel, by its release,
@@ -229,12 +240,16 @@ def lkml_header(tables, rows, order):
         env = rows[names[0]]["env"]
         mode = env.get("mode", "?")
         where = MODES.get(mode) or f"CPU {env.get('host_cpu', '?')}"
+        if "machine_cpu_model" in env:
+            where = machine_words(env)
         hz = sorted(e["counter_hz"] for e in tables[0]["rows"]
                     if e["row"] in names and e["counter_hz"]) \
             if tables else []
         rate = f"counter {hz_words(hz[len(hz) // 2])}" if hz else \
             "no counter rate"
-        out.append(f"{env.get('arch', '?')}, {where}, {rate}")
+        out += textwrap.wrap(f"{env.get('arch', '?')}, {where}, {rate}",
+                             LKML_WIDTH, subsequent_indent="    ",
+                             break_long_words=False, break_on_hyphens=False)
         rounds = env.get("rounds", "?")
         out.append(f"  {env.get('nr_samples', '?')} samples/CPU/run, "
                    f"{rounds} round{'' if rounds in (1, '1') else 's'}, "
