@@ -96,48 +96,164 @@ check_box_boot()
 		{ echo "[box] port $port listens elsewhere than 127.0.0.1:"; ss -ltn; return 1; }
 }
 
-# check_box_kexec DIR KERNEL: the ssh target's kernel switch, on the box
-# of DIR running Debian's KERNEL: KERNEL's image, initrd and
-# tracerbench.ko are sent into the tool's directory on the box, and the
-# box kexecs into them with its own command line and comes back on a new
-# boot of that kernel (uname -r and -v), where the module loads and
-# makes its debugfs files; then the box kexecs back to its own
-# kernel from /boot; the kernels sent are removed, and no file of the
-# box outside the tool's directory changed.
-check_box_kexec()
+# box_bench DIR OUT ARG...: bench.sh --target on the box of DIR, its
+# results in OUT, its output in OUT.log; its exit status. Run in the
+# background (&), it is bench.sh itself, with SIGINT as a terminal's
+# Ctrl-C gives it: a shell's background jobs ignore SIGINT, and a
+# signal ignored when bash starts cannot be trapped (Python, which
+# resets it, ignores SIGPIPE: that is reset too).
+box_bench()
 {
-	local dir=$1 rel img mod first=$1/first d=$TB_TARGET_DIR/kernels/sent
-	local ref ver cmdline t0=$SECONDS out
+	local dir=$1 out=$2
 
-	rel=$(tb_release "$2") && img=$(tb_vmlinuz "$2") || return 1
-	mod=$(tb_module "$2")
-	[ -f "$mod" ] || { echo "[box] no tracerbench.ko built for $2: $mod"; return 1; }
-	(
-	tb_box_use "$dir"
-	ref=$(tb_ssh 'date +%s' </dev/null) && tb_target_record "$first" ||
-		exit 1
-	cmdline=$(tb_cmdline_own "$(sed -n 3p "$first")")
-	{ read -r rel && read -r ver; } < <(tb_image_uname "$img")
-	tb_target_stage sent "$img" "$dir/initrd.img" "$mod" || exit 1
-	tb_target_kexec "$d/vmlinuz" "$d/initrd.img" "$cmdline" "$rel" "$ver" ||
-		exit 1
-	echo "[box] kexec into the $2 sent: $((SECONDS - t0)) s"
-	out=$(tb_ssh "insmod $d/tracerbench.ko && ls /sys/kernel/debug/tracerbench/ && rmmod tracerbench" </dev/null)
-	if ! echo "$out" | grep -qx benchmark; then
-		echo "[box] the module sent did not load: $out"
-		exit 1
+	shift 2
+	printf '%s\n' "Host *" "	IdentityFile $dir/key" "	IdentitiesOnly yes" \
+		"	StrictHostKeyChecking no" "	UserKnownHostsFile /dev/null" \
+		"	LogLevel ERROR" >"$dir/ssh_config"
+	rm -rf "$out"
+	TB_SSH_CONFIG=$dir/ssh_config exec /usr/bin/python3 -c '
+import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+os.execv(sys.argv[1], sys.argv[1:])' "$TB_TOP/tools/bench.sh" \
+		--target "ssh://root@127.0.0.1:$(cat "$dir/port")" \
+		--nr-samples 2000 --out "$out" "$@" >"$out.log" 2>&1
+}
+
+# box_is_first DIR: the box of DIR runs the kernel it ran at the start
+# (DIR/first: release and version), and the tool left none of its
+# kernels there
+box_is_first()
+{
+	local now left
+
+	now=$(tb_box_ssh "$1" 'uname -r; uname -v' </dev/null) || return 1
+	[ "$now" = "$(cat "$1/first")" ] ||
+		{ echo "[box] on '$now' at the end, not on $(cat "$1/first")"; return 1; }
+	left=$(tb_box_ssh "$1" "ls $TB_TARGET_DIR/kernels 2>&1" </dev/null)
+	[[ $left == *"No such file"* ]] ||
+		{ echo "[box] left in $TB_TARGET_DIR/kernels: $left"; return 1; }
+}
+
+# box_runs OUT LABEL ROUNDS: OUT has the runs of kernel LABEL in each
+# state it has and each of ROUNDS (comma-separated), each run's meta
+# naming the kernel version (uname -v) of the image sent, or for a
+# kernel of the box's the version it booted first (DIR/first)
+box_runs()
+{
+	local out=$1 s r m ver img states
+
+	img=$(sed -n 's/^image //p' "$out/kernels/$2.host.env" "$out/kernels/$2.env" 2>/dev/null | head -n 1)
+	if [ -f "$img" ]; then
+		ver=$(tb_image_uname "$img" | sed -n 2p)
+	else
+		ver=$(sed -n 2p "$box_dir/first")
 	fi
-	t0=$SECONDS
-	tb_target_return "$first" || exit 1
-	echo "[box] kexec back: $((SECONDS - t0)) s"
-	tb_target_clean || exit 1
+	states=$(sed -n 's/^states //p' "$out/kernels/$2.env")
+	[ -n "$states" ] || { echo "[box] no states of $2 in $out"; return 1; }
+	for s in $states; do
+		for r in ${3//,/ }; do
+			m=$out/runs/$2.$s.r$r/meta
+			[ -f "$m" ] || { echo "[box] no run $2.$s.r$r in $out"; return 1; }
+			grep -qxF "version $ver" "$m" ||
+				{ echo "[box] $m: $(grep '^version ' "$m"), not $ver"; return 1; }
+		done
+	done
+}
+
+# check_box_bench DIR KERNEL: bench.sh --target on the box of DIR, which
+# runs Debian's KERNEL: the kernel installed there, then plain trace,
+# which lacks the disk's driver and cannot boot the box. The first's
+# runs are kept, with the version it ran on; the one that does not boot
+# is named, with its round; the box is back on its own kernel; the
+# box's state is recorded before the runs and at the boot.
+check_box_bench()
+{
+	local dir=$1 out=$TB_OUT/box-bench rel rc f
+
+	rel=$(tb_release "$2") || return 1
+	(box_bench "$dir" "$out" --rounds 1 stock=installed:"$rel" nodisk=trace)
+	rc=$?
+	sed 's/^/[box bench] /' "$out.log"
+	[ $rc = 1 ] || { echo "[box] bench.sh exited $rc, not 1"; return 1; }
+	grep -qF "kernel nodisk, round 1: the target came back on $(paste -sd ' ' "$dir/first"), not on the kernel sent" "$out.log" ||
+		{ echo "[box] the kernel that does not boot is not named"; return 1; }
+	box_runs "$out" stock 1 || return 1
+	[ -z "$(ls -d "$out"/runs/nodisk.* 2>/dev/null)" ] ||
+		{ echo "[box] a run of the kernel that did not boot"; return 1; }
+	for f in cpu_model microcode cores smt governor freq_max_khz turbo \
+		isolated nohz_full cmdline mitigations load; do
+		grep -q "^machine_$f " "$out/env" || { echo "[box] env: no machine_$f"; return 1; }
+	done
+	grep -q '^governor ' "$out/boots/r1-stock.machine" ||
+		{ echo "[box] no state of the box at its boot"; return 1; }
+	box_is_first "$dir"
+}
+
+# check_box_resume DIR KERNEL: three kernels on the box, as the README
+# shows them: the box's own and two built by the rig, with what the box
+# needs built in (tools/kconfig/box.config), the second with a patch.
+# bench.sh --target interrupted (SIGINT, as by Ctrl-C) during its first
+# run stops after it, with the box on a kernel that answers ssh;
+# --resume then makes each missing run once, each with the version of
+# the kernel sent, and the box ends on its own kernel; report.py's lkml
+# table names the box.
+check_box_resume()
+{
+	local dir=$1 out=$TB_OUT/box-resume rel pid n rc k box
+
+	rel=$(tb_release "$2") || return 1
+	box="trace,config=$TB_TOP/tools/kconfig/box.config"
+	(box_bench "$dir" "$out" --rounds 1 --states out,off \
+		stock=installed:"$rel" box="$box" \
+		box-pad="$box,patches=$TB_TOP/tools/patches/pad-irqoff") &
+	pid=$!
+	until grep -q '^bench.sh: round 1 of 1: stock .*(run 1 of' "$out.log" 2>/dev/null; do
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.5
+	done
+	kill -INT $pid
+	wait $pid
+	rc=$?
+	sed 's/^/[box interrupted] /' "$out.log"
+	{ [ $rc = 1 ] && grep -q "stopped as asked" "$out.log"; } ||
+		{ echo "[box] interrupted: exit $rc"; return 1; }
+	box_is_first "$dir" || return 1
+	[ -z "$(ls -d "$out"/runs/box* 2>/dev/null)" ] ||
+		{ echo "[box] a run after the interrupt"; return 1; }
+	TB_SSH_CONFIG=$dir/ssh_config "$TB_TOP/tools/bench.sh" --resume "$out" \
+		>"$out.resume.log" 2>&1
+	rc=$?
+	sed 's/^/[box resumed] /' "$out.resume.log"
+	[ $rc = 0 ] || { echo "[box] --resume: exit $rc"; return 1; }
+	grep -q "round 1: stock ran before (--resume)" "$out.resume.log" ||
+		{ echo "[box] --resume ran stock again"; return 1; }
+	for k in stock box box-pad; do
+		box_runs "$out" $k 1 || return 1
+	done
+	n=$(find "$out/runs" -name meta | wc -l)
+	[ "$n" = 3 ] || { echo "[box] $n runs after --resume, not 3:"; ls "$out/runs"; return 1; }
+	box_is_first "$dir" || return 1
+	mkdir -p "$TB_OUT/docs-src"
+	"$TB_TOP/tools/report.py" --format lkml --reference box --primitives irq \
+		"$out" >"$TB_OUT/docs-src/box-lkml.txt" 2>"$out.lkml.err" ||
+		{ cat "$out.lkml.err"; return 1; }
+	sed 's/^/[box lkml] /' "$TB_OUT/docs-src/box-lkml.txt" "$out.lkml.err"
+	grep -q "^x86_64, tb-box: CPU" "$TB_OUT/docs-src/box-lkml.txt" ||
+		{ echo "[box] the lkml header does not name the box"; return 1; }
+}
+
+# check_box_unchanged DIR: no file of the box outside the tool's
+# directory changed since check_box_bench began
+check_box_unchanged()
+{
+	local out
+
 	# mount points show the mtime of what is mounted there
-	out=$(tb_ssh "find / -xdev -newermt @$ref ! -path '$TB_TARGET_DIR' \
-		! -path /var/tmp | while read -r f; do
-			mountpoint -q \"\$f\" || echo \"\$f\"; done" </dev/null)
-	[ -z "$out" ] ||
-		{ echo "[box] files of the box changed:"; echo "$out"; exit 1; }
-	)
+	out=$(tb_box_ssh "$1" "find / -xdev -newermt @$(cat "$1/since") \
+		! -path '$TB_TARGET_DIR' ! -path '$TB_TARGET_DIR/*' ! -path /var/tmp |
+		while read -r f; do mountpoint -q \"\$f\" || echo \"\$f\"; done" </dev/null)
+	[ -z "$out" ] || { echo "[box] files of the box changed:"; echo "$out"; return 1; }
 }
 
 # check_box_off DIR: the box powers off when told, its QEMU gone
@@ -216,8 +332,13 @@ step_box()
 	result $? "target: ssh://[USER@]HOST[:PORT] alone; another kernel back is named"
 	if check_box_boot "$dir" "$1"; then
 		result 0 "box: boots $(tb_name "$1") under TCG, answers ssh on 127.0.0.1 with its release"
-		check_box_kexec "$dir" "$1"
-		result $? "target: kexec into the $(tb_name "$1") sent, its module loads; kexec back; nothing left"
+		box_dir=$dir
+		check_box_bench "$dir" "$1"
+		result $? "bench.sh --target: the box's $(tb_name "$1") measured, switched to by kexec, a kernel that cannot boot the box named; the box back on its kernel"
+		check_box_resume "$dir" "$1"
+		result $? "bench.sh --target: three kernels; Ctrl-C stops after the run, --resume completes the directory; report.py names the box"
+		check_box_unchanged "$dir"
+		result $? "bench.sh --target: no file of the box outside its directory changed"
 		check_box_off "$dir"
 		result $? "box: powers off when told"
 	else
