@@ -502,7 +502,7 @@ check_docs()
 		"$TB_TOP/tools/report.py" --code --reference trace.off \
 			"$TB_OUT/bench-icount" >"$d/bench-icount.txt"
 		"$TB_TOP/tools/report.py" --format lkml --reference trace \
-			--primitives irq,preempt "$TB_OUT/bench-icount" \
+			--primitives irq "$TB_OUT/bench-icount" \
 			>"$d/bench-lkml.txt"
 		"$TB_TOP/tools/report.py" --alpha 0.001 "$TB_OUT/bench-tcg" \
 			>"$d/bench-tcg.txt"
