@@ -94,6 +94,11 @@ check_box_boot()
 	[ "$(ss -Hltn "sport = :$port" | awk '{ print $4 }' | sort -u)" = \
 	  "127.0.0.1:$port" ] ||
 		{ echo "[box] port $port listens elsewhere than 127.0.0.1:"; ss -ltn; return 1; }
+	# the kernel it runs, to be back on at the end, and its time now,
+	# after which none of its files may change
+	tb_box_ssh "$dir" 'uname -r; uname -v' </dev/null >"$dir/first" &&
+		tb_box_ssh "$dir" 'date +%s' </dev/null >"$dir/since" &&
+		[ "$(wc -l <"$dir/first")" = 2 ] && [ -s "$dir/since" ]
 }
 
 # box_bench DIR OUT ARG...: bench.sh --target on the box of DIR, its
@@ -236,7 +241,7 @@ check_box_resume()
 	box_is_first "$dir" || return 1
 	mkdir -p "$TB_OUT/docs-src"
 	"$TB_TOP/tools/report.py" --format lkml --reference box --primitives irq \
-		"$out" >"$TB_OUT/docs-src/box-lkml.txt" 2>"$out.lkml.err" ||
+		--ns "$out" >"$TB_OUT/docs-src/box-lkml.txt" 2>"$out.lkml.err" ||
 		{ cat "$out.lkml.err"; return 1; }
 	sed 's/^/[box lkml] /' "$TB_OUT/docs-src/box-lkml.txt" "$out.lkml.err"
 	grep -q "^x86_64, tb-box: CPU" "$TB_OUT/docs-src/box-lkml.txt" ||
@@ -244,15 +249,19 @@ check_box_resume()
 }
 
 # check_box_unchanged DIR: no file of the box outside the tool's
-# directory changed since check_box_bench began
+# directory changed since it booted (check_box_boot); the tool's own
+# files there are found, so that a find that finds nothing cannot pass
 check_box_unchanged()
 {
-	local out
+	local out since
 
+	since=$(cat "$1/since") && [ -n "$since" ] || return 1
 	# mount points show the mtime of what is mounted there
-	out=$(tb_box_ssh "$1" "find / -xdev -newermt @$(cat "$1/since") \
-		! -path '$TB_TARGET_DIR' ! -path '$TB_TARGET_DIR/*' ! -path /var/tmp |
-		while read -r f; do mountpoint -q \"\$f\" || echo \"\$f\"; done" </dev/null)
+	out=$(tb_box_ssh "$1" "set -e; find / -xdev -newermt @$since >/tmp/changed
+		grep -qx '$TB_TARGET_DIR/tools/collect.sh' /tmp/changed
+		grep -v -e '^$TB_TARGET_DIR\$' -e '^$TB_TARGET_DIR/' -e '^/var/tmp\$' /tmp/changed |
+		while read -r f; do mountpoint -q \"\$f\" || echo \"\$f\"; done" </dev/null) ||
+		{ echo "[box] cannot list what changed on the box: $out"; return 1; }
 	[ -z "$out" ] || { echo "[box] files of the box changed:"; echo "$out"; return 1; }
 }
 

@@ -28,10 +28,13 @@ finish_partial()
 # it is on it already; the tool's kernels removed from it
 target_return()
 {
-	local now first
+	local now first rc
 
-	first=$(head -n 2 "$out/boots/first")
-	now=$(TB_SSH_TIMEOUT=30 tb_target_uname 2>/dev/null | head -n 2)
+	# the command line too: --cmdline may have booted its own kernel
+	# with another
+	first=$(sed '3s/^BOOT_IMAGE=[^ ]* //' "$out/boots/first")
+	now=$(TB_SSH_TIMEOUT=30 tb_ssh 'uname -r; uname -v; cat /proc/cmdline' \
+		</dev/null 2>/dev/null | sed '3s/^BOOT_IMAGE=[^ ]* //')
 	if [ -z "$now" ]; then
 		echo "bench.sh: the box does not answer ssh: it is on no kernel of the tool's to return from" >&2
 		return 1
@@ -39,35 +42,55 @@ target_return()
 	if [ "$now" = "$first" ]; then
 		echo "bench.sh: the box is on its own kernel, $(head -n 1 "$out/boots/first")" >&2
 	else
-		tb_target_return "$out/boots/first" || return 1
+		target_do "$out/boots/return" tb_target_return "$out/boots/first"
+		rc=$?
+		cat "$out/boots/return" >&2
+		[ $rc = 0 ] || return 1
 	fi
 	tb_target_clean
 }
 
+# target_do OUT CMD...: CMD (a function: tb_ssh, tb_target_kexec) with
+# its output into OUT, run in the background, where SIGINT is ignored,
+# so that Ctrl-C reaches only this script (on_interrupt) and a step on
+# the box is never cut short: not a kexec under way, not a run. Its
+# status.
+target_do()
+{
+	local out=$1
+
+	shift
+	"$@" </dev/null >"$out" 2>&1 &
+	target_wait $!
+}
+
+# target_wait PID: the status of background job PID, once it ended:
+# wait returns early when a trap ran, and the job's status stays
+target_wait()
+{
+	while kill -0 "$1" 2>/dev/null; do
+		wait "$1"
+	done
+	wait "$1"
+}
+
 # target_collect KTAP ARGS: collect.sh on the box, its output into
-# KTAP.ktap and its errors into KTAP.log. ssh runs in the background,
-# where SIGINT is ignored, so that Ctrl-C reaches only this script,
-# which asks collect.sh to stop after its run (on_interrupt).
+# KTAP.ktap and its errors into KTAP.log (target_do's way); it stops
+# before its next run once Ctrl-C asked (on_interrupt)
 target_collect()
 {
-	local pid rc d=$TB_TARGET_DIR
+	local d=$TB_TARGET_DIR
 
 	tb_ssh "rm -rf $d/run && sh $d/tools/collect.sh --emit --stop-file $d/stop $2 $d/run" \
 		</dev/null >"$1.ktap" 2>"$1.log" &
-	pid=$!
-	while :; do
-		wait "$pid"
-		rc=$?
-		kill -0 "$pid" 2>/dev/null || break
-	done
-	return $rc
+	target_wait $!
 }
 
 on_interrupt()
 {
 	[ "$stop_asked" = 1 ] && return
 	stop_asked=1
-	echo "bench.sh: stopping after the run under way (the box is left on a kernel that answers ssh)" >&2
+	echo "bench.sh: stopping after the step under way (a kernel switch, a run); the box then goes back to its own kernel" >&2
 	TB_SSH_TIMEOUT=20 tb_ssh "touch $TB_TARGET_DIR/stop" </dev/null >/dev/null 2>&1 &
 }
 
@@ -88,22 +111,28 @@ target_boot()
 	else
 		image=$d/kernels/$l/vmlinuz initrd=$target_initrd
 	fi
-	why=$(tb_target_kexec "$image" "$initrd" "$target_cmdline" "$rel" "$ver" 2>&1) ||
-		target_fail "kernel $labels, round $first: ${why#tracerbench: }"
-	tb_ssh "sh $d/tools/machine.sh --cpus ${cpus:-all}" </dev/null \
-		>"$out_boot.machine" 2>&1 ||
+	target_do "$out_boot.switch" tb_target_kexec "$image" "$initrd" \
+		"$target_cmdline" "$rel" "$ver" ||
+		target_fail "kernel $labels, round $first: $(sed 's/^tracerbench: //' "$out_boot.switch")"
+	# a box with systemd goes on starting its services after sshd
+	# answers: wait for them (a minute at most), then record its state
+	target_do "$out_boot.machine" tb_ssh "if command -v systemctl >/dev/null; then
+			timeout 60 systemctl is-system-running --wait >/dev/null; fi
+		sh $d/tools/machine.sh --cpus ${cpus:-all}" ||
 		target_fail "kernel $labels, round $first: the box's state: $(tail -n 1 "$out_boot.machine")"
 	show_warnings "$out_boot.machine" warning
-	why=$(tb_ssh "insmod $d/kernels/$l/tracerbench.ko" </dev/null 2>&1) ||
-		target_fail "kernel $labels, round $first: the module does not load: $why"
+	target_do "$out_boot.log" tb_ssh "insmod $d/kernels/$l/tracerbench.ko" ||
+		target_fail "kernel $labels, round $first: the module does not load: $(cat "$out_boot.log")"
+	rm -f "$out_boot.ktap"
 	tb_run_progress "$5" "$6" "$rounds" "$7" "$out_boot.ktap" \
 		target_collect "$out_boot" "$(collect_args "$first" "$n" "$labels") --skip=$(runs_present "$first" "$n" "$labels")"
 	rc=$?
 	take_runs "$out_boot.ktap" "$first" "$labels" "$pos" 2>/dev/null
 	[ $rc = 0 ] ||
 		target_fail "kernel $labels, round $first: collect.sh failed or the connection dropped (exit $rc): $(tail -n 3 "$out_boot.log" | tr '\n' ' ')"
-	tb_ssh "rmmod tracerbench" </dev/null ||
-		target_fail "kernel $labels, round $first: the module does not unload"
+	target_do "$out_boot.rmmod" tb_ssh "rmmod tracerbench" ||
+		target_fail "kernel $labels, round $first: the module does not unload: $(cat "$out_boot.rmmod")"
+	rm -f "$out_boot.rmmod"
 }
 
 # target_prepare: the box's kernel and state recorded before the first
@@ -114,8 +143,17 @@ target_prepare()
 	local b l first_rel why
 
 	echo "bench.sh: the box at $target: recording its kernel and state" >&2
-	tb_target_record "$out/boots/first" ||
+	tb_target_record "$out/boots/now" ||
 		die "the box at $target cannot be used (see above)"
+	rm -f "$out/boots/now.why"
+	# --resume: the box's own kernel is the one it ran first
+	if [ -n "$resume" ] && [ -f "$out/boots/first" ]; then
+		cmp -s <(head -n 2 "$out/boots/now") <(head -n 2 "$out/boots/first") ||
+			die "the box runs $(head -n 1 "$out/boots/now"), not its own kernel $(head -n 1 "$out/boots/first") of the first run: put it back on it to resume"
+		rm "$out/boots/now"
+	else
+		mv "$out/boots/now" "$out/boots/first"
+	fi
 	first_rel=$(head -n 1 "$out/boots/first")
 	target_cmdline=${kcmdline:-$(tb_cmdline_own "$(sed -n 3p "$out/boots/first")")}
 	# a kernel sent boots with the box's own initrd: the rig's kernels
@@ -165,10 +203,10 @@ run_target()
 	show_warnings "$out/env" machine_warning
 	trap on_interrupt INT
 	run_rounds target_boot
-	trap - INT
 	finish_partial
 	target_return ||
 		die "the box did not go back to its own kernel: it is on $(tb_target_uname | head -n 1)"
+	trap - INT
 	if [ "$stop_asked" = 1 ]; then
 		echo "bench.sh: stopped as asked: bench.sh --resume $out goes on" >&2
 		exit 1

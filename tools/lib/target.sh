@@ -140,7 +140,7 @@ tb_target_stage()
 # back, if another kernel did; 1 if none did in time.
 tb_target_kexec()
 {
-	local image=$1 initrd=$2 cmdline=$3 rel=$4 ver=$5 before now end
+	local image=$1 initrd=$2 cmdline=$3 rel=$4 ver=$5 before now end answered
 	local iarg='' out
 
 	before=$(tb_target_uname) || return 1
@@ -161,14 +161,19 @@ tb_target_kexec()
 		return 1
 	fi
 	end=$((SECONDS + TB_TARGET_WAIT))
+	answered=
 	while [ $SECONDS -lt $end ]; do
 		sleep 1
 		# a probe begun as the old kernel went down hangs: bound it
 		now=$(TB_SSH_TIMEOUT=15 tb_target_uname 2>/dev/null) || continue
 		[ "$(echo "$now" | sed -n 3p)" != "$before" ] && break
+		answered=$now
 		now=
 	done
-	if [ -z "$now" ]; then
+	if [ -z "$now" ] && [ -n "$answered" ]; then
+		echo "tracerbench: the target still ran its kernel before, $(head -n 1 <<<"$answered"), $TB_TARGET_WAIT s after kexec into $rel was asked for" >&2
+		return 1
+	elif [ -z "$now" ]; then
 		echo "tracerbench: the target did not answer ssh within $TB_TARGET_WAIT s of kexec into $rel" >&2
 		return 1
 	fi
