@@ -148,6 +148,10 @@ if [ -n "$resume" ]; then
 	more=$rounds more_set=$rounds_set
 	dir=$(cd "$resume" && pwd)
 	mapfile -d '' -t saved <"$dir/args"
+	# the paths they name are relative to where the first run began
+	wd=$(sed -n 's/^cwd //p' "$dir/env")
+	[ -z "$wd" ] || cd "$wd" ||
+		die "--resume: cannot go back to $wd, where $dir was begun"
 	parse_args "${saved[@]}"
 	cmdline="$(sed -n 's/^command //p' "$dir/env") (resumed)"
 	resume=$dir
@@ -201,6 +205,12 @@ else
 	[ ${#specs[@]} -gt 0 ] || tb_usage_error "no kernel given"
 	TB_CPUS=${vcpus:-$TB_CPUS}
 	TB_MEM=${mem:-$TB_MEM}
+	# --resume: the guests' size of the first run, whatever TB_CPUS
+	# and TB_MEM say now
+	if [ -n "$resume" ] && [ -z "$target" ]; then
+		TB_CPUS=$(sed -n 's/^guest_cpus //p' "$resume/env")
+		TB_MEM=$(sed -n 's/^guest_mem //p' "$resume/env")
+	fi
 fi
 
 # make_out: the results directory, new (or the one --resume continues),
@@ -228,12 +238,16 @@ host_cpu()
 write_env()
 {
 	if [ -n "$resume" ]; then
-		sed -i "s/^rounds .*/rounds $rounds/" "$out/env" &&
-			echo "resumed $(date -u +%Y-%m-%dT%H:%M:%SZ)" >>"$out/env"
+		# a later --resume goes on to the rounds added too
+		{ printf '%s\0' "--rounds=$rounds" >>"$out/args" &&
+			sed -i "s/^rounds .*/rounds $rounds/" "$out/env" &&
+			echo "resumed $(date -u +%Y-%m-%dT%H:%M:%SZ)" >>"$out/env"; } ||
+			die "cannot write $out/env"
 		return
 	fi
 	{
 		echo "command $cmdline"
+		echo "cwd $(pwd)"
 		echo "date $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 		echo "hostname $(uname -n)"
 		echo "host_cpu $(host_cpu)"
@@ -622,9 +636,29 @@ prepare_kernels()
 		for k in ${boot_labels[$b]//,/ }; do
 			{ kernel_env "$k" &&
 				code_env "$k" "$(bench_module "$l")"; } \
-				>"$out/kernels/$k.host.env" ||
+				>"$out/kernels/$k.host.env.new" ||
 				die "cannot describe kernel $k"
+			[ -z "$resume" ] || same_kernel "$k"
+			mv "$out/kernels/$k.host.env.new" "$out/kernels/$k.host.env"
 		done
+	done
+}
+
+# same_kernel LABEL: --resume's kernel LABEL is the one the directory
+# began with: the same image and configuration (its description from
+# the first run, kernels/LABEL.env, or LABEL.host.env if that stopped)
+same_kernel()
+{
+	local k=$1 was now f
+
+	for f in "$out/kernels/$k.host.env" "$out/kernels/$k.env"; do
+		[ -f "$f" ] || continue
+		was=$(grep -E '^(image_hash|config_hash) ' "$f" | sort)
+		now=$(grep -E '^(image_hash|config_hash) ' "$out/kernels/$k.host.env.new" | sort)
+		[ "$was" = "$now" ] || rm -f "$out/kernels/$k.host.env.new"
+		[ "$was" = "$now" ] ||
+			die "--resume: kernel $k is not the one $out began with: ${was//$'\n'/ } then, ${now//$'\n'/ } now"
+		return 0
 	done
 }
 
@@ -644,6 +678,8 @@ finish()
 			rm -f "$out/kernels/$l.host.env"; } ||
 			die "cannot write $out/kernels/$l.env"
 	done
+	# a resumed run's replace the first's
+	sed -i '/^host_load_end /d; /^elapsed_s /d' "$out/env"
 	echo "host_load_end $(cut -d ' ' -f 1-3 /proc/loadavg)" >>"$out/env"
 	echo "elapsed_s $((SECONDS - started))" >>"$out/env"
 	# the images and modules are scratch: the kernels' env says what

@@ -278,7 +278,7 @@ check_report_forms()
 
 check_bench()
 {
-	local icount=$TB_OUT/bench-icount tcg=$TB_OUT/bench-tcg start
+	local icount=$TB_OUT/bench-icount tcg=$TB_OUT/bench-tcg start first10
 	local pad=trace+pad-irqoff key=trace+irqsoff-key guard=trace+irqflags-key
 
 	start=$SECONDS
@@ -323,14 +323,20 @@ check_bench()
 	# and a shorter round leaves less time for the host's load to drift.
 	# 16 paired rounds, four turns of the rotation: the smallest p is
 	# 2/2^16, below 0.001 after Holm over the 9 tests of the three
-	# primitives tested. Made as 8 rounds, then 8 more by --resume,
-	# which boots once more and goes on with the rotation.
-	"$TB_TOP/tools/bench.sh" --rounds 8 --nr-samples 2000 --out "$tcg" \
+	# primitives tested. Made as 10 rounds, then 6 more by --resume,
+	# which boots once more and goes on with the rotation. A boot's
+	# first run counts as first after a toggle: the second boot's,
+	# round 11's b.off, evens the one lead a.off has on b.off by then.
+	"$TB_TOP/tools/bench.sh" --rounds 10 --nr-samples 2000 --out "$tcg" \
 		a=trace b=trace >"$TB_OUT/bench-tcg.log" 2>&1 &&
+		first10=$(cat "$tcg"/runs/*.r[1-9]/meta "$tcg"/runs/*.r10/meta | sha256sum) &&
 		"$TB_TOP/tools/bench.sh" --resume "$tcg" --rounds 16 \
 			>>"$TB_OUT/bench-tcg.log" 2>&1 &&
-		expect_rounds "$tcg" 16 a.off a.on b.off b.on
-	result $? "bench.sh, plain TCG: trace twice, 8 rounds in one boot and 8 more by --resume"
+		expect_rounds "$tcg" 16 a.off a.on b.off b.on &&
+		# the first 10 rounds' runs as they were: not made again
+		[ "$(cat "$tcg"/runs/*.r[1-9]/meta "$tcg"/runs/*.r10/meta | sha256sum)" = "$first10" ] &&
+		check_resume_refused "$tcg"
+	result $? "bench.sh, plain TCG: trace twice, 10 rounds in one boot and 6 more by --resume; another kernel refused by --resume"
 	sed 's/^/[bench tcg] /' "$TB_OUT/bench-tcg.log"
 	"$TB_TOP/tools/report.py" --alpha 0.001 "$tcg" | sed 's/^/[report tcg] /'
 	if report_json "$tcg" a.off "$tcg/report.json" irq,preempt,irq_save; then
@@ -346,6 +352,24 @@ check_bench()
 	fi
 	echo "[bench] the comparisons took $((SECONDS - start)) s"
 }
+# check_resume_refused DIR: --resume refuses a copy of DIR whose kernel
+# is not the one it was made with (another image_hash), before any boot,
+# and leaves the copy as it was
+check_resume_refused()
+{
+	local copy=$1-other sum
+
+	rm -rf "$copy" && cp -r "$1" "$copy" &&
+		sed -i 's/^image_hash .*/image_hash 0123456789abcdef/' "$copy/kernels/a.env" ||
+		return 1
+	sum=$(find "$copy" -type f ! -path '*/boots/*' -exec cat {} + | sha256sum)
+	expect_error "kernel a is not the one $copy began with" \
+		"$TB_TOP/tools/bench.sh" --resume "$copy" --rounds 17 || return 1
+	[ "$(find "$copy" -type f ! -path '*/boots/*' -exec cat {} + | sha256sum)" = "$sum" ] ||
+		{ echo "[bench] a refused --resume changed $copy"; return 1; }
+	rm -rf "$copy"
+}
+
 # expect_rounds DIR N RUN...: DIR has each RUN (LABEL.STATE) in rounds 1
 # to N, once, and its env says N rounds
 expect_rounds()

@@ -327,9 +327,10 @@ while [ "$r" -le "$last" ]; do
 		s=${run##*.}
 		seq=$((seq + 1))
 		pos=$((pos + 1))
+		# a run made before keeps its place in the order; the run
+		# made after it follows no run of this invocation
 		case ,$skip, in
 		*",$run.r$r,"*)
-			prev=$run.r$r
 			continue ;;
 		esac
 		now=$(date +%s)
@@ -343,7 +344,14 @@ while [ "$r" -le "$last" ]; do
 			echo "# progress round $r state $s label $l run $seq/$total"
 		run "$l" "$s" "$r" "$seq" "$pos" "$prev" "$order" ||
 			die "the run of $l $s in round $r failed"
-		[ $emit = 1 ] && emit "$out/runs/$l.$s.r$r"/*
+		# meta last: a run cut short in its output has none, and is
+		# not taken for done (tools/bench.sh --resume)
+		if [ $emit = 1 ]; then
+			for f in "$out/runs/$l.$s.r$r"/*; do
+				[ "${f##*/}" = meta ] || emit "$f"
+			done
+			emit "$out/runs/$l.$s.r$r/meta"
+		fi
 		prev=$l.$s.r$r
 	done
 	r=$((r + 1))

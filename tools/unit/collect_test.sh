@@ -12,19 +12,10 @@ set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
+passed=0 failed=0
+# shellcheck source=tools/lib/harness.sh
+. "$top/tools/lib/harness.sh"
 export TB=$tmp/tb TRACING=$tmp/tracing
-
-ok()
-{
-	if [ "$1" = 0 ]; then
-		pass=$((pass + 1))
-		echo "ok - $2"
-	else
-		fail=$((fail + 1))
-		echo "not ok - $2"
-	fi
-}
 
 mkdir -p "$TB/irq" "$TB/preempt" "$TRACING/events/preemptirq"
 printf '%s\n' "run 7" "irq.median 75" "preempt.median 105" \
@@ -50,38 +41,47 @@ collect()
 collect "$tmp/all" >/dev/null 2>"$tmp/all.err"
 runs=$(cd "$tmp/all/runs" && printf '%s ' *)
 [ "$runs" = "a.off.r1 a.off.r2 a.on.r1 a.on.r2 b.off.r1 b.off.r2 b.on.r1 b.on.r2 " ]
-ok $? "every label, state and round: $runs"
+result $? "every label, state and round: $runs"
 m=$tmp/all/runs/b.on.r2/meta
 grep -qx "release $(uname -r)" "$m" && grep -qx "version $(uname -v)" "$m" &&
 	grep -q '^load [0-9.]*$' "$m" && grep -qx "state on" "$m"
-ok $? "a run's meta: its kernel's release and version, the load as it began"
+result $? "a run's meta: its kernel's release and version, the load as it began"
 [ "$(cat "$TRACING/events/preemptirq/enable")" = 0 ]
-ok $? "the events left as they were found"
+result $? "the events left as they were found"
 
 collect "$tmp/skip" --skip a.off.r1,b.on.r2 >/dev/null 2>&1
 runs=$(cd "$tmp/skip/runs" && printf '%s ' *)
 [ "$runs" = "a.off.r2 a.on.r1 a.on.r2 b.off.r1 b.off.r2 b.on.r1 " ]
-ok $? "--skip: the runs it names are not made: $runs"
+result $? "--skip: the runs it names are not made: $runs"
 same=0
-for r in a.off.r2 a.on.r1 b.off.r1 b.on.r1; do
-	for k in pos after seq; do
+for r in a.off.r2 a.on.r1 a.on.r2 b.off.r1 b.off.r2 b.on.r1; do
+	for k in pos seq order; do
 		[ "$(grep "^$k " "$tmp/skip/runs/$r/meta")" = \
 		  "$(grep "^$k " "$tmp/all/runs/$r/meta")" ] || same=1
 	done
 done
 [ $same = 0 ]
-ok $? "--skip: every other run in the place, after the run and of the sequence number it has in a whole invocation"
+result $? "--skip: every other run in the place and of the sequence number it has in a whole invocation"
+# the runs as made: round 1 is a.off b.off a.on b.on, a.off.r1 skipped
+after=$(for r in b.off.r1 a.on.r1 b.on.r1; do
+	sed -n 's/^after //p' "$tmp/skip/runs/$r/meta"; done | tr '\n' ' ')
+[ "$after" = "- b.off.r1 a.on.r1 " ]
+result $? "--skip: each run after the run this invocation made before it: $after"
+# meta last in --emit: a run cut short is not taken for done
+last=$(collect "$tmp/emit" --emit 2>/dev/null | sed -n 's|^# @@ runs/a.off.r1/||p' | tail -n 1)
+[ "$last" = meta ]
+result $? "--emit: a run's meta comes last ($last)"
 
 touch "$tmp/stop"
 out=$(collect "$tmp/stopped" --emit --stop-file "$tmp/stop" 2>"$tmp/stop.err")
 rc=$?
 [ $rc = 0 ] && [ -z "$(find "$tmp/stopped/runs" -name meta)" ] &&
 	echo "$out" | grep -qx '# stopped' && grep -q "stopped as asked" "$tmp/stop.err"
-ok $? "--stop-file: no run once the file is there; exit 0, said so"
+result $? "--stop-file: no run once the file is there; exit 0, said so"
 rm "$tmp/stop"
 collect "$tmp/going" --stop-file "$tmp/stop" >/dev/null 2>&1
 [ "$(find "$tmp/going/runs" -name meta | wc -l)" = 8 ]
-ok $? "--stop-file: every run while the file is not there"
+result $? "--stop-file: every run while the file is not there"
 
-echo "$pass passed, $fail failed"
-[ $fail = 0 ]
+echo "$passed passed, $failed failed"
+[ $failed = 0 ]
