@@ -10,18 +10,9 @@ set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-
-ok()
-{
-	if [ "$1" = 0 ]; then
-		pass=$((pass + 1))
-		echo "ok - $2"
-	else
-		fail=$((fail + 1))
-		echo "not ok - $2"
-	fi
-}
+passed=0 failed=0
+# shellcheck source=tools/lib/harness.sh
+. "$top/tools/lib/harness.sh"
 
 # machine GOVERNOR NO_TURBO SIBLING_ONLINE LOAD: a made-up machine of
 # four CPUs, two cores of two threads each (0,2 and 1,3), in $tmp/m
@@ -79,7 +70,7 @@ cmdline root=/dev/sda1 isolcpus=2
 mitigations l1tf=Not_affected;meltdown=Mitigation;
 load 0.10"
 [ "$out" = "$want" ]
-ok $? "a quiet machine: its facts, and no warning"
+result $? "a quiet machine: its facts, and no warning"
 [ "$out" = "$want" ] || diff <(echo "$want") <(echo "$out")
 
 # each warning alone: ARGS of machine, --cpus, the warning's words
@@ -88,7 +79,7 @@ while IFS='|' read -r args cpus words; do
 	machine $args
 	out=$(facts --cpus "$cpus" | grep '^warning\.')
 	[ "$(echo "$out" | grep -c .)" = 1 ] && echo "$out" | grep -q "$words"
-	ok $? "warns of $words, and of nothing else: $out"
+	result $? "warns of $words, and of nothing else: $out"
 done <<'EOF'
 powersave 1 0 0.10|0|governor is powersave
 performance 0 0 0.10|0|turbo/boost is on
@@ -99,10 +90,10 @@ EOF
 machine performance 1 1 0.10
 out=$(facts --cpus 1 --prefix box_ | grep -c '^box_warning.smt SMT sibling 3')
 [ "$out" = 1 ]
-ok $? "--prefix names every key, the warnings' too"
+result $? "--prefix names every key, the warnings' too"
 facts --cpus 0-x >/dev/null 2>&1
 [ $? = 2 ]
-ok $? "a bad --cpus list is a usage error (exit 2)"
+result $? "a bad --cpus list is a usage error (exit 2)"
 
-echo "$pass passed, $fail failed"
-[ $fail = 0 ]
+echo "$passed passed, $failed failed"
+[ $failed = 0 ]
