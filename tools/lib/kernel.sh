@@ -434,7 +434,8 @@ tb_patched_dir()
 
 # tb_build_patched VARIANT PATCHES FRAGMENTS: build what tb_patched_dir
 # names, unless the cache has it, from a copy of the variant's tree
-# (tb_copy_build), and hold it while this process runs. GNU patch
+# (tb_copy_build), or with both patches and fragments of the variant's
+# with the fragments, and hold it while this process runs. GNU patch
 # replaces the files it changes, so the links of patched files break and
 # the variant's sources stay as they are; the new modification times make
 # kbuild rebuild what depends on them. Prints the tree's build directory
@@ -458,14 +459,22 @@ tb_build_patched()
 tb_make_patched()
 {
 	local tmp=$1 variant=$2 patches=$3 frags=$4 list=$5 dir=${1%.tmp-*} p
-	local start=$SECONDS
+	local start=$SECONDS base
 
-	tb_build_kernel "$variant" || {
-		echo "tracerbench: building the $variant kernel failed: $(tb_kernel_dir "$variant")/build.log" >&2
-		return 1
-	}
-	tb_copy_build "$(tb_kernel_tree "$variant")" "$tmp" ||
-		{ rm -rf "$tmp"; return 1; }
+	# with fragments and patches, from the variant with the fragments,
+	# built once for every series on it: a patch then rebuilds what it
+	# touches, not what the fragments change too
+	if [ -n "$patches" ] && [ -n "$frags" ]; then
+		base=$(tb_build_patched "$variant" "" "$frags") || return 1
+		base=${base%/b}
+	else
+		tb_build_kernel "$variant" || {
+			echo "tracerbench: building the $variant kernel failed: $(tb_kernel_dir "$variant")/build.log" >&2
+			return 1
+		}
+		base=$(tb_kernel_tree "$variant")
+	fi
+	tb_copy_build "$base" "$tmp" || { rm -rf "$tmp"; return 1; }
 	echo "# $variant $patches $frags" >"$tmp/b/build.log"
 	for p in $list; do
 		tb_apply_patch "$tmp" "$p" linux-source-6.12 \
