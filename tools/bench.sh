@@ -452,14 +452,30 @@ bench_initrd()
 }
 
 # bench_module LABEL [build]: the module built for kernel LABEL, in the
-# results directory too (tb_module is TB_OUT's), or with build, build it
+# results directory too (tb_module is TB_OUT's), or with build, build it;
+# one built by a run that stopped stands, for --resume, if it is of the
+# same sources, for the same kernel, and clean
 bench_module()
 {
-	if [ "${2:-}" = build ]; then
-		TB_OUT=$out/boots tb_build_module "bench-$1"
-	else
-		TB_OUT=$out/boots tb_module "bench-$1"
+	local ko dir tmp f same=1
+
+	ko=$(TB_OUT=$out/boots tb_module "bench-$1")
+	[ "${2:-}" = build ] || { echo "$ko"; return 0; }
+	dir=$(dirname "$ko")
+	if [ -n "$resume" ] && [ -f "$ko" ] && ! grep -qi warning "$dir/build.log" &&
+	   [ "$ko" -nt "$(tb_kdir "bench-$1")/Module.symvers" ] &&
+	   tmp=$(mktemp -d); then
+		make -s -C "$TB_TOP" stage DEST="$tmp" >/dev/null || same=0
+		for f in "$tmp"/*; do
+			cmp -s "$f" "$dir/${f##*/}" || same=0
+		done
+		rm -rf "$tmp"
+		if [ $same = 1 ]; then
+			echo "bench.sh: the module built for $1 before stands" >&2
+			return 0
+		fi
 	fi
+	TB_OUT=$out/boots tb_build_module "bench-$1"
 }
 
 # show_warnings FILE PREFIX: the PREFIX.WHAT lines of FILE (machine.sh's
