@@ -78,6 +78,9 @@ options (--opt VALUE or --opt=VALUE; lists comma-separated):
                    kernel at the end
   --cmdline LINE   with --target, the kernels' command line (default:
                    the box's own)
+  --box-config     with --target, build the variants from the box's own
+                   configuration (/proc/config.gz or /boot/config-RELEASE)
+                   with their tracing fragments merged on top
   --cpus LIST      with --host or --target, the CPUs to measure (such
                    as 2-5; default all)
   --resume DIR     continue the results directory DIR of an earlier
@@ -106,6 +109,7 @@ parse_args()
 	out='' rounds=12 states='' icount=0 nr_samples=$TB_C_DEFAULT_SAMPLES
 	do_work=0 host=0 arch='' clock='' batch=1 vcpus='' mem=''
 	host_label='' target='' cpus='' kcmdline='' resume='' rounds_set=0
+	box_config=0
 	nopts=0
 	args=("$@")
 	tb_cli_parse "$@"
@@ -129,6 +133,7 @@ parse_args()
 		--target)	target=$2 ;;
 		--cpus)		cpus=$2 ;;
 		--cmdline)	kcmdline=$2 ;;
+		--box-config)	box_config=1 ;;
 		--resume)	resume=$2 ;;
 		esac
 		shift 2
@@ -183,6 +188,8 @@ states=${states// /,}
 	tb_usage_error "--cpus picks the CPUs of --host or --target; a guest's are --vcpus"
 [ -z "$kcmdline" ] || [ -n "$target" ] ||
 	tb_usage_error "--cmdline applies to --target alone"
+[ "$box_config" = 0 ] || [ -n "$target" ] ||
+	tb_usage_error "--box-config applies to --target alone"
 if [ -n "$target" ]; then
 	[ $host = 0 ] || tb_usage_error "--host or --target, not both"
 	[ $icount = 0 ] || tb_usage_error "--icount applies to QEMU guests only"

@@ -30,7 +30,7 @@ while [ "$1" != -- ]; do
 	--out)	out=$2 ;;
 	--host)	kernels=() ;;
 	# its kernels boot QEMU's guests and no box's userland
-	--target | --cmdline | --resume)
+	--target | --cmdline | --resume | --box-config)
 		tb_usage_error "$1 is bench.sh's: compare.sh's kernels are QEMU's or --host's" ;;
 	esac
 	# as bench.sh's parser gave it: --opt=VALUE, or a switch

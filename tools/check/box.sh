@@ -248,6 +248,46 @@ check_box_resume()
 		{ echo "[box] the lkml header does not name the box"; return 1; }
 }
 
+# check_box_config DIR: the configuration of the kernel the box of DIR
+# runs, read over ssh, is its /boot/config-RELEASE; a variant configured
+# on it (bench.sh --box-config; building a Debian configuration's kernel
+# takes too long here) has every option of its fragments, and the log
+# names exactly the options the fragments changed, each with its values
+# before and after (told apart here by comm), the preemptirq tracepoints
+# that Debian's kernels leave out among them
+check_box_config()
+{
+	local dir=$1 d=$TB_OUT/box-config names set unset n
+
+	rm -rf "$d" && mkdir -p "$d" || return 1
+	(tb_box_use "$dir" && tb_target_config "$d/box.config") || return 1
+	cmp -s "$d/box.config" "/boot/config-$(head -n 1 "$dir/first")" ||
+		{ echo "[box] what the box gave is not its kernel's /boot/config"; return 1; }
+	tb_kernel_source || return 1
+	(
+	# shellcheck disable=SC2034 # read by tools/lib/kernel.sh
+	TB_BASE_CONFIG=$d/box.config
+	tb_configure "$TB_SRC" "$d/b" trace >"$d/configure.log" 2>"$d/changes" ||
+		{ tail -n 20 "$d/configure.log" "$d/changes"; exit 1; }
+	tb_check_config trace "$d/b"
+	) || return 1
+	sed 's/^/[box config] /' "$d/changes"
+	set=$(comm -13 <(grep '^CONFIG_' "$d/b/.config.box" | sort) \
+		<(grep '^CONFIG_' "$d/b/.config" | sort) | sed 's/=.*//')
+	unset=$(comm -23 <(grep '^CONFIG_' "$d/b/.config.box" | sort) \
+		<(grep '^CONFIG_' "$d/b/.config" | sort) | sed 's/=.*//')
+	names=$(printf '%s\n%s\n' "$set" "$unset" | grep . | sort -u)
+	[ "$(sed -n "s/^tracerbench: the box's configuration: \(CONFIG_[A-Z0-9_]*\): .*/\1/p" "$d/changes" | sort)" = "$names" ] ||
+		{ echo "[box] the log does not name exactly the options changed: $names"; return 1; }
+	n=$(echo "$names" | grep -c .)
+	for o in PREEMPTIRQ_TRACEPOINTS IRQSOFF_TRACER PREEMPT_TRACER; do
+		grep -qx "tracerbench: the box's configuration: CONFIG_$o: n -> y" "$d/changes" ||
+			{ echo "[box] CONFIG_$o not named as set"; return 1; }
+	done
+	echo "[box] trace on the box's configuration: $n options changed"
+	rm -rf "$d/b"
+}
+
 # check_box_unchanged DIR: no file of the box outside the tool's
 # directory changed since it booted (check_box_boot); the tool's own
 # files there are found, so that a find that finds nothing cannot pass
@@ -348,6 +388,8 @@ step_box()
 		result $? "bench.sh --target: three kernels; Ctrl-C stops after the run, --resume completes the directory; report.py names the box"
 		check_box_unchanged "$dir"
 		result $? "bench.sh --target: no file of the box outside its directory changed"
+		check_box_config "$dir"
+		result $? "bench.sh --box-config: the box's kernel configuration read over ssh, a variant configured on it, every option changed named"
 		check_box_off "$dir"
 		result $? "box: powers off when told"
 	else

@@ -195,9 +195,44 @@ target_prepare()
 	done
 }
 
+# target_base_config: with --box-config, the configuration of the
+# kernel the box runs, the base of the variants built for it
+# (TB_BASE_CONFIG, tools/lib/kernel.sh): read once, kept in boots/ for
+# --resume
+target_base_config()
+{
+	local f=$out/boots/box.config
+
+	[ "$box_config" = 1 ] || return 0
+	if [ ! -s "$f" ]; then
+		echo "bench.sh: the box at $target: reading its kernel's configuration" >&2
+		tb_target_config "$f" || die "--box-config: see above"
+	fi
+	TB_BASE_CONFIG=$f
+}
+
+# target_config_log: what the variants' fragments changed in the box's
+# configuration, from each build's log
+target_config_log()
+{
+	local l
+
+	[ -n "$TB_BASE_CONFIG" ] || return 0
+	for l in "${TB_SPEC_LABELS[@]}"; do
+		case ${TB_SPECS[$l.kind]} in
+		builtin | patched | tree)
+			grep -h "^tracerbench: the box's configuration: " \
+				"${TB_SPECS[$l.kdir]}/build.log" 2>/dev/null |
+				sed "s/^tracerbench: /bench.sh: kernel $l: /" >&2 ;;
+		esac
+	done
+}
+
 run_target()
 {
+	target_base_config
 	prepare_kernels
+	target_config_log
 	target_prepare
 	write_env
 	show_warnings "$out/env" machine_warning

@@ -145,8 +145,9 @@ tb_box_modules()
 # tb_box_disk DIR IMAGE RELEASE: DIR/disk.img, the box's disk for one
 # boot: a sparse copy of the cached rootfs with, written by debugfs (no
 # mount), the box's init as /sbin/init, DIR/key.pub authorized for root,
-# and the kernel IMAGE of RELEASE with its initrd DIR/initrd.img in /boot
-# as a Debian box has its kernels (kexec finds the box's own kernel there).
+# and the kernel IMAGE of RELEASE with its initrd DIR/initrd.img and, if
+# the host has one, its configuration in /boot, as a Debian box has its
+# kernels (kexec finds the box's own kernel there).
 tb_box_disk()
 {
 	local dir=$1 image=$2 rel=$3 rootfs err
@@ -155,6 +156,10 @@ tb_box_disk()
 	cp --sparse=always "$rootfs" "$dir/disk.img" &&
 		cp "$TB_TOP/tools/guest/box-init" "$dir/init" &&
 		cp "$image" "$dir/vmlinuz" || return 1
+	# its configuration beside it, as Debian installs one (a kernel's
+	# of the host's /boot; bench.sh --box-config reads it)
+	: >"$dir/config"
+	[ -f "/boot/config-$rel" ] && cp "/boot/config-$rel" "$dir/config"
 	# debugfs says what failed on stderr, and exits 0 all the same
 	err=$(cd "$dir" && debugfs -w -f - disk.img 2>&1 >/dev/null <<EOF
 write init /usr/sbin/init
@@ -165,9 +170,10 @@ write key.pub /root/.ssh/authorized_keys
 sif /root/.ssh/authorized_keys mode 0100600
 write vmlinuz /boot/vmlinuz-$rel
 write initrd.img /boot/initrd.img-$rel
+$([ -s "$dir/config" ] && echo "write config /boot/config-$rel")
 EOF
 	)
-	rm -f "$dir/init" "$dir/vmlinuz"
+	rm -f "$dir/init" "$dir/vmlinuz" "$dir/config"
 	err=$(echo "$err" | grep -v '^debugfs [0-9.]* (')
 	[ -z "$err" ] && return 0
 	echo "tracerbench: writing into the box's disk failed: $err" >&2

@@ -124,7 +124,7 @@ tb_list()
 tb_bench_options()
 {
 	tb_cli_values="--arch --out --rounds --states --nr-samples --batch --clock --label --vcpus --mem --target --cpus --cmdline --resume"
-	tb_cli_switches="--icount --do-work --host"
+	tb_cli_switches="--icount --do-work --host --box-config"
 }
 
 # tb_x86_64_only TOOL WHY ARCH: a tool that runs on x86-64 alone refuses

@@ -30,11 +30,25 @@ tb_unpack_source()
 # Each architecture's file names those it builds (TB_ARCH_BUILT), and
 # tools/docs.py facts holds the documents' lists of them to these.
 TB_VARIANTS="notrace trace debug rt-debug"
+# On a test box's own configuration (TB_BASE_CONFIG, bench.sh
+# --box-config), the variants are that and their tracing and debugging
+# fragments alone: base.config and the arch's are what QEMU's guests
+# need of tinyconfig, and would take from the box what it needs (its
+# CPUs, its drivers).
+TB_BASE_CONFIG=${TB_BASE_CONFIG:-}
 tb_fragments()
 {
 	local d=$TB_TOP/tools/kconfig a
 
 	a=$(for f in $TB_ARCH_FRAGMENTS; do echo "$d/$f"; done)
+	if [ -n "$TB_BASE_CONFIG" ]; then
+		case $1 in
+		trace)		echo "$d/trace.config" ;;
+		debug)		echo "$d/trace.config $d/debug.config" ;;
+		rt-debug)	echo "$d/trace.config $d/rt-debug.config" ;;
+		esac
+		return 0
+	fi
 	# shellcheck disable=SC2086 # a list of files, a word each
 	case $1 in
 	notrace)	echo "$d/base.config" $a ;;
@@ -103,6 +117,7 @@ tb_kernel_tree()
 
 	key=$({
 		tb_fragment_options "$1"
+		[ -z "$TB_BASE_CONFIG" ] || tb_options "$TB_BASE_CONFIG"
 		dpkg-query -W -f='${Version}\n' linux-source-6.12
 		"${TB_CROSS}gcc" --version | head -n 1
 		[ "$TB_ARCH" = x86_64 ] || echo "$TB_ARCH"
@@ -161,14 +176,73 @@ tb_check_config()
 }
 
 # tb_configure SRC OUT VARIANT: OUT/.config of tinyconfig and the variant's
-# fragments, for the architecture loaded.
+# fragments, for the architecture loaded; or of TB_BASE_CONFIG, a test
+# box's, and the variant's fragments, naming each option they changed.
 tb_configure()
 {
+	if [ -n "$TB_BASE_CONFIG" ]; then
+		tb_configure_on "$@"
+		return
+	fi
 	# shellcheck disable=SC2046 # a list of files, a word each
 	make -C "$1" O="$2" "${TB_KMAKE[@]}" tinyconfig &&
 		"$1"/scripts/kconfig/merge_config.sh -m -O "$2" "$2/.config" \
 			$(tb_fragments "$3") &&
 		make -C "$1" O="$2" "${TB_KMAKE[@]}" olddefconfig
+}
+
+# tb_configure_on SRC OUT VARIANT: the box's configuration, made whole for
+# SRC (olddefconfig: what it lacks at its defaults), then the variant's
+# fragments; a line on stderr for each option the fragments changed,
+# "tracerbench: the box's configuration: CONFIG_X: BEFORE -> AFTER", as
+# ktest.pl starts from a configuration the machine boots with
+tb_configure_on()
+{
+	local frags
+
+	frags=$(tb_fragments "$3")
+	mkdir -p "$2" && cp "$TB_BASE_CONFIG" "$2/.config" &&
+		make -C "$1" O="$2" "${TB_KMAKE[@]}" olddefconfig &&
+		cp "$2/.config" "$2/.config.box" || return 1
+	if [ -n "$frags" ]; then
+		# shellcheck disable=SC2086 # a list of files, a word each
+		"$1"/scripts/kconfig/merge_config.sh -m -O "$2" "$2/.config" \
+			$frags && make -C "$1" O="$2" "${TB_KMAKE[@]}" olddefconfig ||
+			return 1
+	fi
+	tb_config_changes "$2/.config.box" "$2/.config" |
+		sed "s/^/tracerbench: the box's configuration: /" >&2
+}
+
+# tb_config_changes OLD NEW: "CONFIG_X: BEFORE -> AFTER" for each option
+# whose value differs ("n" for not set or absent)
+tb_config_changes()
+{
+	awk '
+	function val(line,    v) {
+		if (line ~ /^# CONFIG_.* is not set$/) return "n"
+		v = line; sub(/^[^=]*=/, "", v); return v
+	}
+	function name(line,    n) {
+		n = line; sub(/^# /, "", n); sub(/[= ].*/, "", n); return n
+	}
+	/^CONFIG_|^# CONFIG_.* is not set$/ {
+		n = name($0)
+		if (FILENAME == ARGV[1]) { old[n] = val($0); next }
+		new[n] = val($0)
+		if (!(n in seen)) { order[++k] = n; seen[n] = 1 }
+	}
+	END {
+		for (n in old)
+			if (!(n in seen)) { order[++k] = n; seen[n] = 1 }
+		for (i = 1; i <= k; i++) {
+			n = order[i]
+			o = (n in old) ? old[n] : "n"
+			v = (n in new) ? new[n] : "n"
+			if (o != v)
+				print n ": " o " -> " v
+		}
+	}' "$1" "$2"
 }
 
 # tb_tree_build TREE VARIANT [FRAGMENT...]: configure TREE/b as VARIANT

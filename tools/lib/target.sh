@@ -225,6 +225,22 @@ tb_cmdline_own()
 	echo "${words[*]}"
 }
 
+# tb_target_config FILE: the configuration of the kernel the target
+# runs, from /proc/config.gz or /boot/config-RELEASE, into FILE; 1,
+# saying so, if it has neither
+tb_target_config()
+{
+	# shellcheck disable=SC2016 # expanded on the target
+	tb_ssh 'r=$(uname -r)
+		if [ -r /proc/config.gz ]; then gzip -dc /proc/config.gz
+		elif [ -r "/boot/config-$r" ]; then cat "/boot/config-$r"
+		else echo "neither /proc/config.gz nor /boot/config-$r" >&2; exit 1; fi' \
+		</dev/null >"$1" 2>"$1.why" && grep -q '^CONFIG_' "$1" && rm -f "$1.why" && return 0
+	echo "tracerbench: the target's kernel configuration: $(cat "$1.why" 2>/dev/null)" >&2
+	rm -f "$1.why"
+	return 1
+}
+
 # tb_target_clean: remove the kernels the tool sent to the target
 tb_target_clean()
 {

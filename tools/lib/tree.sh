@@ -102,6 +102,8 @@ tb_tree_family()
 		cd "$1" && pwd -P
 		# shellcheck disable=SC2086 # a list of files, a word each
 		tb_fragment_options "$2" $4
+		# a test box's configuration, the variants' base (--box-config)
+		[ -z "$TB_BASE_CONFIG" ] || tb_options "$TB_BASE_CONFIG"
 		"${TB_CROSS}gcc" --version | head -n 1
 		echo "$TB_ARCH"
 	} | sha256sum | cut -c 1-16
