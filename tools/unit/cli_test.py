@@ -60,6 +60,8 @@ CASES = [
      "--cpus wants a CPU list"),
     (["tools/bench.sh", "--cmdline", "quiet", "trace"], {}, 2,
      "--cmdline applies to --target alone"),
+    (["tools/bench.sh", "--box-config", "trace"], {}, 2,
+     "--box-config applies to --target alone"),
     (["tools/bench.sh", "--resume=/nonexistent"], {}, 2,
      "no results directory of bench.sh"),
     (["tools/bench.sh", "--resume", "/nonexistent", "trace"], {}, 2,
