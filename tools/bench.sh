@@ -190,19 +190,20 @@ states=${states// /,}
 	tb_usage_error "--cmdline applies to --target alone"
 [ "$box_config" = 0 ] || [ -n "$target" ] ||
 	tb_usage_error "--box-config applies to --target alone"
-if [ -n "$target" ]; then
-	[ $host = 0 ] || tb_usage_error "--host or --target, not both"
+# a real machine's, the host's or a box's: no guest's settings
+if [ $host = 1 ] || [ -n "$target" ]; then
 	[ $icount = 0 ] || tb_usage_error "--icount applies to QEMU guests only"
 	[ -z "$vcpus$mem" ] || tb_usage_error "--vcpus and --mem apply to QEMU guests only"
+fi
+if [ -n "$target" ]; then
+	[ $host = 0 ] || tb_usage_error "--host or --target, not both"
 	[ -z "$arch" ] || [ "$arch" = x86_64 ] ||
 		tb_usage_error "--target: x86_64 boxes alone for now (the kernel's release is read from a bzImage's header)"
 	tb_target_parse "$target" || exit 2
 fi
 if [ $host = 1 ]; then
 	[ ${#specs[@]} = 0 ] || tb_usage_error "--host measures the running kernel: no KERNEL"
-	[ $icount = 0 ] || tb_usage_error "--icount applies to QEMU guests only"
 	[ -z "$arch" ] || tb_usage_error "--arch applies to QEMU guests only"
-	[ -z "$vcpus$mem" ] || tb_usage_error "--vcpus and --mem apply to QEMU guests only"
 	[[ ${host_label:=host} =~ ^[A-Za-z0-9_+-]+$ ]] ||
 		tb_usage_error "--label: a label may hold letters, digits, _, + and - only, not '$host_label'"
 else
@@ -588,11 +589,11 @@ collect_args()
 	echo "--first-round $1 --rounds $2 --label $3 --nr-samples $nr_samples --do-work=$do_work --batch $batch${clock:+ --clock $clock}${states:+ --states $states}${cpus:+ --cpus $cpus}"
 }
 
-# take_runs KTAP FIRST LABELS POS: the runs of a boot's output into $out,
-# each with the boot's place in its round
+# take_runs KTAP POS: the runs of a boot's output into $out, each with
+# the boot's place POS in its round
 take_runs()
 {
-	split_results "$1" && boot_pos "$1" "$4"
+	split_results "$1" && boot_pos "$1" "$2"
 }
 
 # qemu_boot FIRST N POS IMAGE BOOT NBOOTS START: run_rounds's boot of a
@@ -624,10 +625,10 @@ qemu_boot()
 		grep -v '^# ' "$ktap.ktap" | tail -n 20 >&2
 		echo "bench.sh: the end of its console:" >&2
 		tail -n 30 "$ktap.console" 2>/dev/null | sed 's/^/  /' >&2
-		take_runs "$ktap.ktap" "$first" "$labels" "$pos" 2>/dev/null
+		take_runs "$ktap.ktap" "$pos" 2>/dev/null
 		die "the boot of $labels in round $first failed; see $ktap.console (the runs it gave are kept: bench.sh --resume $out goes on)"
 	fi
-	take_runs "$ktap.ktap" "$first" "$labels" "$pos" ||
+	take_runs "$ktap.ktap" "$pos" ||
 		die "no results from $labels in round $first; see $ktap.ktap"
 }
 
@@ -678,10 +679,9 @@ same_kernel()
 		[ -f "$f" ] || continue
 		was=$(grep -E '^(image_hash|config_hash) ' "$f" | sort)
 		now=$(grep -E '^(image_hash|config_hash) ' "$out/kernels/$k.host.env.new" | sort)
-		[ "$was" = "$now" ] || rm -f "$out/kernels/$k.host.env.new"
-		[ "$was" = "$now" ] ||
-			die "--resume: kernel $k is not the one $out began with: ${was//$'\n'/ } then, ${now//$'\n'/ } now"
-		return 0
+		[ "$was" = "$now" ] && return 0
+		rm -f "$out/kernels/$k.host.env.new"
+		die "--resume: kernel $k is not the one $out began with: ${was//$'\n'/ } then, ${now//$'\n'/ } now"
 	done
 }
 

@@ -127,7 +127,7 @@ target_boot()
 	tb_run_progress "$5" "$6" "$rounds" "$7" "$out_boot.ktap" \
 		target_collect "$out_boot" "$(collect_args "$first" "$n" "$labels") --skip=$(runs_present "$first" "$n" "$labels")"
 	rc=$?
-	take_runs "$out_boot.ktap" "$first" "$labels" "$pos" 2>/dev/null
+	take_runs "$out_boot.ktap" "$pos" 2>/dev/null
 	[ $rc = 0 ] ||
 		target_fail "kernel $labels, round $first: collect.sh failed or the connection dropped (exit $rc): $(tail -n 3 "$out_boot.log" | tr '\n' ' ')"
 	target_do "$out_boot.rmmod" tb_ssh "rmmod tracerbench" ||
