@@ -127,17 +127,26 @@ os.execv(sys.argv[1], sys.argv[1:])' "$TB_TOP/tools/bench.sh" \
 
 # box_is_first DIR: the box of DIR runs the kernel it ran at the start
 # (DIR/first: release and version), and the tool left none of its
-# kernels there
+# kernels there, nor its lock
 box_is_first()
 {
-	local now left
+	local now f left
 
 	now=$(tb_box_ssh "$1" 'uname -r; uname -v' </dev/null) || return 1
 	[ "$now" = "$(cat "$1/first")" ] ||
 		{ echo "[box] on '$now' at the end, not on $(cat "$1/first")"; return 1; }
-	left=$(tb_box_ssh "$1" "ls $TB_TARGET_DIR/kernels 2>&1" </dev/null)
-	[[ $left == *"No such file"* ]] ||
-		{ echo "[box] left in $TB_TARGET_DIR/kernels: $left"; return 1; }
+	for f in kernels lock; do
+		left=$(tb_box_ssh "$1" "ls $TB_TARGET_DIR/$f 2>&1" </dev/null)
+		[[ $left == *"No such file"* ]] ||
+			{ echo "[box] left in $TB_TARGET_DIR/$f: $left"; return 1; }
+	done
+}
+
+# box_lock DIR OWNER: a lock on the box of DIR, as a run of OWNER
+# (HOST PID ...) holds it
+box_lock()
+{
+	tb_box_ssh "$1" "mkdir -p $TB_TARGET_DIR/lock && echo '$2' >$TB_TARGET_DIR/lock/owner" </dev/null
 }
 
 # box_runs OUT LABEL ROUNDS: OUT has the runs of kernel LABEL in each
@@ -174,13 +183,20 @@ box_runs()
 # box's state is recorded before the runs and at the boot.
 check_box_bench()
 {
-	local dir=$1 out=$TB_OUT/box-bench rel rc f
+	local dir=$1 out=$TB_OUT/box-bench rel rc f dead
 
 	rel=$(tb_release "$2") || return 1
+	# a lock of a run of this host's that was killed: taken over
+	true &
+	dead=$!
+	wait $dead
+	box_lock "$dir" "$HOSTNAME $dead since then" || return 1
 	(box_bench "$dir" "$out" --rounds 1 stock=installed:"$rel" nodisk=trace)
 	rc=$?
 	sed 's/^/[box bench] /' "$out.log"
 	[ $rc = 1 ] || { echo "[box] bench.sh exited $rc, not 1"; return 1; }
+	grep -qF "the target's lock of a run that ended without freeing it ($HOSTNAME $dead since then): taken over" "$out.log" ||
+		{ echo "[box] a stale lock was not taken over"; return 1; }
 	grep -qF "kernel nodisk, round 1: the target came back on $(paste -sd ' ' "$dir/first"), not on the kernel sent" "$out.log" ||
 		{ echo "[box] the kernel that does not boot is not named"; return 1; }
 	box_runs "$out" stock 1 || return 1
@@ -246,6 +262,28 @@ check_box_resume()
 	sed 's/^/[box lkml] /' "$TB_OUT/docs-src/box-lkml.txt" "$out.lkml.err"
 	grep -q "^x86_64, tb-box: CPU" "$TB_OUT/docs-src/box-lkml.txt" ||
 		{ echo "[box] the lkml header does not name the box"; return 1; }
+}
+
+# check_box_lock DIR KERNEL: a run against the box of DIR while another
+# run's lock is there is refused before anything is built or sent,
+# naming the holder; the lock stays as it was, and no results are made
+check_box_lock()
+{
+	local dir=$1 out=$TB_OUT/box-lock rel rc owner="tb-other 1 since then, results in /x"
+
+	rel=$(tb_release "$2") || return 1
+	box_lock "$dir" "$owner" || return 1
+	(box_bench "$dir" "$out" --rounds 1 stock=installed:"$rel")
+	rc=$?
+	sed 's/^/[box lock] /' "$out.log"
+	[ $rc = 1 ] || { echo "[box] a run on a locked box: exit $rc, not 1"; return 1; }
+	grep -qF "the target is in use by another run: $owner (if none runs, remove $TB_TARGET_DIR/lock there)" "$out.log" ||
+		{ echo "[box] the lock's holder is not named"; return 1; }
+	[ "$(tb_box_ssh "$dir" "cat $TB_TARGET_DIR/lock/owner" </dev/null)" = "$owner" ] ||
+		{ echo "[box] the other run's lock changed"; return 1; }
+	[ -z "$(ls "$out/runs" "$out"/boots/* 2>/dev/null)" ] ||
+		{ echo "[box] a refused run left results"; return 1; }
+	tb_box_ssh "$dir" "rm -r $TB_TARGET_DIR/lock" </dev/null
 }
 
 # check_box_config DIR: the configuration of the kernel the box of DIR
@@ -386,6 +424,8 @@ step_box()
 		result $? "bench.sh --target: the box's $(tb_name "$1") measured, switched to by kexec, a kernel that cannot boot the box named; the box back on its kernel"
 		check_box_resume "$dir" "$1"
 		result $? "bench.sh --target: three kernels; Ctrl-C stops after the run, --resume completes the directory; report.py names the box"
+		check_box_lock "$dir" "$1"
+		result $? "bench.sh --target: a box another run holds is refused at once, naming it; a lock left by a killed run is taken over"
 		check_box_unchanged "$dir"
 		result $? "bench.sh --target: no file of the box outside its directory changed"
 		check_box_config "$dir"

@@ -135,6 +135,24 @@ target_boot()
 	rm -f "$out_boot.rmmod"
 }
 
+# target_lock: the box's directory taken for this run before anything
+# is built or sent, so that a run against a box in use ends at once;
+# freed as the run ends, whichever way (an EXIT trap)
+target_lock()
+{
+	target_owner="$HOSTNAME $$ since $(date -u +%Y-%m-%dT%H:%M:%SZ), results in ${out//\'/}"
+	tb_target_lock "$target_owner" || die "the box at $target cannot be used (see above)"
+	trap target_unlock EXIT
+}
+
+# target_unlock: the box's directory freed for another run, as this one
+# ends, whichever way (an EXIT trap)
+target_unlock()
+{
+	TB_SSH_TIMEOUT=20 tb_target_unlock "$target_owner" >/dev/null 2>&1 ||
+		echo "bench.sh: could not free the box's lock: remove $TB_TARGET_DIR/lock there" >&2
+}
+
 # target_prepare: the box's kernel and state recorded before the first
 # switch, the tools and every kernel's files sent to its directory; the
 # kernels' releases and versions known, to check each boot by
@@ -230,6 +248,7 @@ target_config_log()
 
 run_target()
 {
+	target_lock
 	target_base_config
 	prepare_kernels
 	target_config_log

@@ -241,6 +241,40 @@ tb_target_config()
 	return 1
 }
 
+# tb_target_lock OWNER: the target's directory taken for one run: a
+# lock directory made there at once or not at all (mkdir), OWNER (this
+# host's name, the run's pid, what it is) in it. A lock of this host's
+# whose process is gone is stale and taken over, saying so; another is
+# refused, naming its holder.
+tb_target_lock()
+{
+	local d=$TB_TARGET_DIR held host pid
+
+	# shellcheck disable=SC2029 # expanded here, on purpose
+	held=$(tb_ssh "mkdir -p $d && if mkdir $d/lock 2>/dev/null; then
+			echo '$1' >$d/lock/owner; else cat $d/lock/owner 2>/dev/null ||
+			echo 'a run that has not said who it is'; fi" </dev/null) ||
+		return 1
+	[ -n "$held" ] || return 0
+	read -r host pid _ <<<"$held"
+	if [ "$host" = "$HOSTNAME" ] && [[ $pid =~ ^[0-9]+$ ]] &&
+	   ! kill -0 "$pid" 2>/dev/null; then
+		echo "tracerbench: the target's lock of a run that ended without freeing it ($held): taken over" >&2
+		tb_ssh "echo '$1' >$d/lock/owner" </dev/null
+		return
+	fi
+	echo "tracerbench: the target is in use by another run: $held (if none runs, remove $d/lock there)" >&2
+	return 1
+}
+
+# tb_target_unlock OWNER: the lock freed, if OWNER holds it
+tb_target_unlock()
+{
+	# shellcheck disable=SC2029
+	tb_ssh "[ \"\$(cat $TB_TARGET_DIR/lock/owner 2>/dev/null)\" != '$1' ] ||
+		rm -rf $TB_TARGET_DIR/lock" </dev/null
+}
+
 # tb_target_clean: remove the kernels the tool sent to the target
 tb_target_clean()
 {
