@@ -84,7 +84,8 @@ check_box_boot()
 
 	rel=$(tb_release "$2") && img=$(tb_vmlinuz "$2") || return 1
 	box_t0=$SECONDS
-	TB_CPUS=2 TB_MEM=1G tb_box_start "$dir" "$img" "$rel" || return 1
+	# under icount, for check_box_icount
+	TB_CPUS=2 TB_MEM=1G TB_ICOUNT=1 tb_box_start "$dir" "$img" "$rel" || return 1
 	box_t1=$SECONDS
 	echo "[box] $rel: ssh answered $((box_t1 - box_t0)) s after the start"
 	out=$(TB_SSH_TIMEOUT=60 tb_box_ssh "$dir" uname -r </dev/null)
@@ -264,6 +265,34 @@ check_box_resume()
 		{ echo "[box] the lkml header does not name the box"; return 1; }
 }
 
+# check_box_icount: the box runs under icount (check_box_boot), where a
+# window costs the instructions it runs; the kernel box of
+# check_box_resume, booted by bench.sh in its own guest of as many vCPUs
+# (its initramfs, no ssh, no Debian userland), gives every primitive the
+# medians it gave on the box, CPU by CPU, from the same image: the path
+# through the box adds nothing to what is measured
+check_box_icount()
+{
+	local out=$TB_OUT/box-direct on=$TB_OUT/box-resume f p a b n=0
+
+	TB_CPUS=2 "$TB_TOP/tools/bench.sh" --icount --rounds 1 --states off \
+		--nr-samples 2000 --out "$out" \
+		box="trace,config=$TB_TOP/tools/kconfig/box.config" >"$out.log" 2>&1 ||
+		{ tail -n 20 "$out.log"; return 1; }
+	[ "$(grep '^image_hash ' "$on/kernels/box.env")" = \
+	  "$(grep '^image_hash ' "$out/kernels/box.env")" ] ||
+		{ echo "[box] bench.sh booted another image than the box's"; return 1; }
+	for f in "$on"/runs/box.off.r1/*.per_cpu; do
+		p=${f##*/}
+		a=$(awk 'NR > 1 { printf "%s %s ", $1, $2 }' "$f")
+		b=$(awk 'NR > 1 { printf "%s %s ", $1, $2 }' "$out/runs/box.off.r1/$p")
+		echo "[box icount] ${p%.per_cpu}: box ${a% }, direct ${b% } (CPU median)"
+		[ -n "$a" ] && [ "$a" = "$b" ] || return 1
+		n=$((n + 1))
+	done
+	[ $n -ge 5 ] || { echo "[box] $n primitives compared"; return 1; }
+}
+
 # check_box_lock DIR KERNEL: a run against the box of DIR while another
 # run's lock is there is refused before anything is built or sent,
 # naming the holder; the lock stays as it was, and no results are made
@@ -426,6 +455,8 @@ step_box()
 		result $? "bench.sh --target: three kernels; Ctrl-C stops after the run, --resume completes the directory; report.py names the box"
 		check_box_lock "$dir" "$1"
 		result $? "bench.sh --target: a box another run holds is refused at once, naming it; a lock left by a killed run is taken over"
+		check_box_icount
+		result $? "bench.sh --target: under icount, the box's medians of a kernel are those of its image booted by bench.sh"
 		check_box_unchanged "$dir"
 		result $? "bench.sh --target: no file of the box outside its directory changed"
 		check_box_config "$dir"

@@ -215,7 +215,8 @@ tb_box_ssh()
 }
 
 # tb_box_start DIR IMAGE RELEASE: boot the box in QEMU (TCG, TB_CPUS
-# vCPUs, TB_MEM, TB_TCG_THREAD as tb_boot takes it, default single) on
+# vCPUs, TB_MEM, TB_TCG_THREAD as tb_boot takes it, default single,
+# TB_ICOUNT) on
 # kernel IMAGE of RELEASE, with its own key, initrd and disk in DIR
 # (made anew), its console into DIR/console, and its ssh port forwarded
 # from 127.0.0.1 alone (a free port, in DIR/port; QEMU's user network
@@ -227,7 +228,13 @@ tb_box_ssh()
 tb_box_start()
 {
 	local dir=$1 image=$2 rel=$3 port
-	local thread=${TB_TCG_THREAD-single}
+	local thread=${TB_TCG_THREAD-single} counted=()
+
+	# TB_ICOUNT=1: a busy vCPU's clock counts its instructions, as in
+	# tb_boot, so that a window costs there what it costs in a guest of
+	# bench.sh's; an idle one's follows the host's (sleep on), so that
+	# the box's TCP timers do not outrun the replies of the host's ssh
+	[ "${TB_ICOUNT:-0}" = 1 ] && counted=(-icount shift=0)
 
 	[ "$TB_ARCH" = x86_64 ] || {
 		echo "tracerbench: the box is x86-64's alone (not $TB_ARCH)" >&2
@@ -243,7 +250,7 @@ tb_box_start()
 		port=$(tb_free_port) || return 1
 		echo "$port" >"$dir/port"
 		timeout -k 5 "$TB_BOX_LIFE" "$TB_QEMU" \
-			-accel "tcg${thread:+,thread=$thread}" \
+			-accel "tcg${thread:+,thread=$thread}" "${counted[@]}" \
 			-smp "$TB_CPUS" -m "$TB_MEM" -display none -monitor none \
 			-kernel "$image" -initrd "$dir/initrd.img" \
 			-append "$TB_BOX_APPEND" \
