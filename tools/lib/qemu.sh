@@ -106,14 +106,8 @@ tb_boot()
 	# run: with a thread each, 300 on/off pairs of the trace kernel's
 	# events beside four busy vCPUs gave "Oops: int3" in trace_preempt_on
 	# within 12 s; with one, all 300 ended clean.
-	local pmu=$TB_PMU_CLOCKS_TCG
-	if [ "${TB_ICOUNT:-0}" = 1 ]; then
-		# shellcheck disable=SC2054 # one argument of QEMU's, with commas
-		accel+=(-icount shift=0,sleep=off)
-		pmu=$TB_PMU_CLOCKS_ICOUNT
-	fi
-	set -- "$@" tb.pmu="${pmu:-none}"
-	[ "$TB_ONE_CPU" = 1 ] && set -- "$@" maxcpus=1
+	# shellcheck disable=SC2054 # one argument of QEMU's, with commas
+	[ "${TB_ICOUNT:-0}" = 1 ] && accel+=(-icount shift=0,sleep=off)
 	rm -f "$out".console "$out".ktap
 	tb_arch_outputs "$out"
 	timeout --foreground -k 5 "$secs" "$TB_QEMU" "${TB_QEMU_MACHINE[@]}" \
@@ -121,7 +115,7 @@ tb_boot()
 		-smp "$TB_CPUS" -m "$TB_MEM" -display none -monitor none -no-reboot \
 		-kernel "$(tb_vmlinuz "$kernel")" -initrd "$initrd" \
 		"${TB_QEMU_OUT[@]}" \
-		-append "console=$TB_CONSOLE loglevel=4 panic=-1 ${TB_ARCH_APPEND:+$TB_ARCH_APPEND }tb.cpus=$TB_CPUS ${TB_MODULES_START:+tb.modules=$TB_MODULES_START-$TB_MODULES_END }tb.suite=$suites $*" \
+		-append "console=$TB_CONSOLE $(tb_guest_append "$suites" "$@")" \
 		</dev/null
 	local rc=$?
 
@@ -129,6 +123,20 @@ tb_boot()
 	touch "$out".console "$out".ktap
 	sed -i 's/\r$//' "$out".console "$out".ktap
 	return $rc
+}
+
+# tb_guest_append SUITES [KERNEL_ARG...]: a guest's kernel command line
+# but its console: the suites its init runs (tools/guest/init), the
+# guest's size and module area, the PMU's clocks the accelerator serves
+# (TB_ICOUNT), then KERNEL_ARGs
+tb_guest_append()
+{
+	local suites=$1 pmu=$TB_PMU_CLOCKS_TCG
+
+	shift
+	[ "${TB_ICOUNT:-0}" = 1 ] && pmu=$TB_PMU_CLOCKS_ICOUNT
+	[ "$TB_ONE_CPU" = 1 ] && set -- "$@" maxcpus=1
+	echo "loglevel=4 panic=-1 ${TB_ARCH_APPEND:+$TB_ARCH_APPEND }tb.cpus=$TB_CPUS ${TB_MODULES_START:+tb.modules=$TB_MODULES_START-$TB_MODULES_END }tb.suite=$suites $* tb.pmu=${pmu:-none}"
 }
 
 # tb_boot_timeout RUNS SAMPLES BATCH VCPUS [SECS]: the seconds a boot that
