@@ -33,13 +33,14 @@ tb_image_pkg()
 #		style (checkpatch's source, sparse, the linters)
 #   check	make check's parts of an architecture beyond the above:
 #		DKMS, sparse for KUnit, the 6.1 tree (tools/check/tree.sh)
+#   lava	LAVA's dispatcher, to run jobs here (bench.sh --lava local)
 tb_packages()
 {
 	local n img out=''
 
 	# shellcheck disable=SC2046 # needs are words
 	[ $# -gt 0 ] ||
-		set -- module guest kbuild source patch git host check \
+		set -- module guest kbuild source patch git host check lava \
 			$(for n in $TB_KERNELS; do echo "kernel=$n"; done)
 	for n in "$@"; do
 		case $n in
@@ -57,8 +58,12 @@ tb_packages()
 		host)	out+=" make gcc libc6-dev perl busybox-static git patch"
 			# make style: checkpatch.pl's source, sparse, the linters
 			out+=" linux-source-6.12 xz-utils sparse shellcheck pyflakes3"
-			# tools/report.py
-			out+=" python3 python3-scipy python3-matplotlib" ;;
+			# tools/report.py; tools/lava.py
+			out+=" python3 python3-scipy python3-matplotlib"
+			out+=" python3-yaml python3-jinja2" ;;
+		# its device-type templates: lava-server's package, unpacked
+		# (tb_lava_templates)
+		lava)	out+=" lava-dispatcher python3-yaml python3-jinja2" ;;
 		check)	out+=" dkms sparse linux-source-6.1 git"
 			# the box, a QEMU guest as a test machine (tools/lib/box.sh)
 			out+=" mmdebstrap e2fsprogs openssh-client"
