@@ -15,14 +15,20 @@
 set -u
 # shellcheck source=tools/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=tools/lib/bench_qemu.sh
+. "$TB_TOP/tools/lib/bench_qemu.sh"
 # shellcheck source=tools/lib/bench_target.sh
 . "$TB_TOP/tools/lib/bench_target.sh"
+# shellcheck source=tools/lib/bench_lava.sh
+. "$TB_TOP/tools/lib/bench_lava.sh"
 
 usage()
 {
 	cat <<EOF
 usage: tools/bench.sh [options] KERNEL...
        tools/bench.sh --target ssh://[USER@]HOST[:PORT] [options] KERNEL...
+       tools/bench.sh --lava local [--device-type TYPE] [options] KERNEL...
+       tools/bench.sh --lava-dry-run DIR [--device-type TYPE] [options] KERNEL...
        tools/bench.sh --host [options]
        tools/bench.sh --resume DIR [--rounds N]
 KERNEL is one of (doc/bench.md, "Kernels": the grammar of every tool)
@@ -81,6 +87,18 @@ options (--opt VALUE or --opt=VALUE; lists comma-separated):
   --box-config     with --target, build the variants from the box's own
                    configuration (/proc/config.gz or /boot/config-RELEASE)
                    with their tracing fragments merged on top
+  --lava local     run each boot as a LAVA job (doc/lava.md) with
+                   lava-run, LAVA's own dispatcher, on this machine
+  --device-type TYPE
+                   the LAVA device type the jobs are for (default qemu):
+                   $(tb_lava_types | paste -sd ' ')
+  --artifacts URL  where a lab fetches each boot's kernel and initramfs
+                   (default file:// of --artifacts-dir)
+  --artifacts-dir DIR
+                   where they are put (default DIR/artifacts of
+                   --lava-dry-run, or the results directory's)
+  --lava-dry-run DIR
+                   write the LAVA jobs into DIR, run none
   --cpus LIST      with --host or --target, the CPUs to measure (such
                    as 2-5; default all)
   --resume DIR     continue the results directory DIR of an earlier
@@ -109,7 +127,8 @@ parse_args()
 	out='' rounds=12 states='' icount=0 nr_samples=$TB_C_DEFAULT_SAMPLES
 	do_work=0 host=0 arch='' clock='' batch=1 vcpus='' mem=''
 	host_label='' target='' cpus='' kcmdline='' resume='' rounds_set=0
-	box_config=0
+	box_config=0 lava='' lava_type='' lava_dry='' lava_artifacts_url=''
+	lava_artifacts_dir=''
 	nopts=0
 	args=("$@")
 	tb_cli_parse "$@"
@@ -134,6 +153,11 @@ parse_args()
 		--cpus)		cpus=$2 ;;
 		--cmdline)	kcmdline=$2 ;;
 		--box-config)	box_config=1 ;;
+		--lava)		lava=$2 ;;
+		--device-type)	lava_type=$2 ;;
+		--artifacts)	lava_artifacts_url=$2 ;;
+		--artifacts-dir) lava_artifacts_dir=$2 ;;
+		--lava-dry-run)	lava_dry=$2 ;;
 		--resume)	resume=$2 ;;
 		esac
 		shift 2
@@ -194,6 +218,26 @@ states=${states// /,}
 if [ $host = 1 ] || [ -n "$target" ]; then
 	[ $icount = 0 ] || tb_usage_error "--icount applies to QEMU guests only"
 	[ -z "$vcpus$mem" ] || tb_usage_error "--vcpus and --mem apply to QEMU guests only"
+fi
+if [ -n "$lava$lava_dry" ]; then
+	[ -z "$lava" ] || [ "$lava" = local ] ||
+		tb_usage_error "--lava: local runs the jobs here with lava-run; submitting them to a LAVA server ($lava) is not built yet (doc/lava.md)"
+	[ -z "$lava" ] || [ -z "$lava_dry" ] ||
+		tb_usage_error "--lava runs the jobs, --lava-dry-run only writes them: one of the two"
+	{ [ $host = 0 ] && [ -z "$target" ]; } ||
+		tb_usage_error "--lava and --lava-dry-run run the kernels in a lab, not on --host or --target"
+	[ -z "$lava_dry" ] || [ -z "$resume$out" ] ||
+		tb_usage_error "--lava-dry-run DIR writes jobs alone: no --out or --resume"
+	: "${lava_type:=qemu}"
+	tb_lava_types | grep -qx "$lava_type/${arch:-x86_64}" ||
+		tb_usage_error "--device-type: no $lava_type for ${arch:-x86_64} in tools/lava/device-types ($(tb_lava_types | paste -sd ' '))"
+	if [ "$lava_type" != qemu ]; then
+		{ [ $icount = 0 ] && [ -z "$vcpus$mem" ]; } ||
+			tb_usage_error "--icount, --vcpus and --mem apply to QEMU guests only, not to $lava_type boards"
+	fi
+else
+	[ -z "$lava_type$lava_artifacts_url$lava_artifacts_dir" ] ||
+		tb_usage_error "--device-type, --artifacts and --artifacts-dir go with --lava or --lava-dry-run"
 fi
 if [ -n "$target" ]; then
 	[ $host = 0 ] || tb_usage_error "--host or --target, not both"
@@ -280,6 +324,11 @@ write_env()
 			echo "mode host"
 			sh "$TB_TOP/tools/guest/machine.sh" --prefix machine_ \
 				--cpus "${cpus:-all}"
+		elif [ -n "$lava" ] && [ "$lava_boot" != qemu ]; then
+			echo "arch $TB_ARCH"
+			echo "mode host"
+			echo "lava $lava"
+			echo "lava_device_type $lava_type"
 		elif [ -n "$target" ]; then
 			echo "arch $TB_ARCH"
 			echo "mode host"
@@ -297,6 +346,8 @@ write_env()
 			[ $icount = 1 ] || echo "qemu_accel tcg"
 			echo "guest_cpus $TB_CPUS"
 			echo "guest_mem $TB_MEM"
+			[ -z "$lava" ] || printf 'lava %s\nlava_device_type %s\n' \
+				"$lava" "$lava_type"
 		fi
 	} >"$out/env"
 }
@@ -596,42 +647,6 @@ take_runs()
 	split_results "$1" && boot_pos "$1" "$2"
 }
 
-# qemu_boot FIRST N POS IMAGE BOOT NBOOTS START: run_rounds's boot of a
-# QEMU guest
-qemu_boot()
-{
-	local first=$1 n=$2 pos=$3 labels=${boot_labels[$4]} l ktap kargs
-	local commas secs nstates=3 skip
-
-	l=${labels%%,*}
-	boot_line "$first" "$n" "$labels" "$5" "$6" "$7" booting
-	ktap=$out/boots/r$first-$l
-	[ -z "$states" ] || nstates=$(tr ',' '\n' <<<"$states" | wc -l)
-	kargs=("tb.round=$first" "tb.rounds=$n" tb.labels="$labels"
-	       "tb.nr_samples=$nr_samples" "tb.do_work=$do_work"
-	       "tb.batch=$batch")
-	skip=$(runs_present "$first" "$n" "$labels")
-	[ -n "$skip" ] && kargs+=(tb.skip="$skip")
-	[ -n "$clock" ] && kargs+=(tb.clock="$clock")
-	[ -n "$states" ] && kargs+=(tb.states="$states")
-	commas=${labels//[^,]/}
-	secs=$(tb_boot_timeout $((n * (${#commas} + 1) * nstates)) \
-		"$nr_samples" "$batch" "$TB_CPUS")
-	TB_ICOUNT=$icount TB_TCG_THREAD=${TB_TCG_THREAD-single} \
-		tb_boot_progress "$5" "$6" "$rounds" "$7" \
-		"bench-$l" "$(bench_initrd "$l")" bench "$secs" \
-		"$ktap" "${kargs[@]}"
-	if ! tb_ktap_passed "$ktap"; then
-		grep -v '^# ' "$ktap.ktap" | tail -n 20 >&2
-		echo "bench.sh: the end of its console:" >&2
-		tail -n 30 "$ktap.console" 2>/dev/null | sed 's/^/  /' >&2
-		take_runs "$ktap.ktap" "$pos" 2>/dev/null
-		die "the boot of $labels in round $first failed; see $ktap.console (the runs it gave are kept: bench.sh --resume $out goes on)"
-	fi
-	take_runs "$ktap.ktap" "$pos" ||
-		die "no results from $labels in round $first; see $ktap.ktap"
-}
-
 # prepare_kernels: every kernel built (or taken from the cache) with
 # its module, and described in kernels/LABEL.host.env; the boots
 # grouped by image
@@ -714,14 +729,6 @@ finish()
 	write_json
 }
 
-run_qemu()
-{
-	prepare_kernels
-	write_env
-	run_rounds qemu_boot || exit 1
-	finish
-	echo "bench.sh: results in $out ($((SECONDS - started)) s)" >&2
-}
 
 started=$SECONDS
 stop_asked=0
@@ -733,6 +740,7 @@ else
 	# what they need installed, and their checks that need it
 	needs=(module)
 	[ -n "$target" ] || needs+=(guest)
+	[ -z "$lava" ] || needs+=(lava)
 	for s in "${specs[@]}"; do
 		tb_spec_add "$s"
 		case ${TB_SPECS[$TB_SPEC_LAST.kind]} in
@@ -750,8 +758,16 @@ else
 	for l in "${TB_SPEC_LABELS[@]}"; do
 		tb_spec_check "$l" || exit 1
 	done
+	if [ -n "$lava_dry" ]; then
+		# the builds' scratch, beside the jobs, removed after
+		out=$lava_dry/.bench
+		rm -rf "$out"
+	fi
 	make_out
-	if [ -n "$target" ]; then
+	if [ -n "$lava$lava_dry" ]; then
+		lava_settings
+		run_lava
+	elif [ -n "$target" ]; then
 		run_target
 	else
 		run_qemu

@@ -30,7 +30,8 @@ while [ "$1" != -- ]; do
 	--out)	out=$2 ;;
 	--host)	kernels=() ;;
 	# its kernels boot QEMU's guests and no box's userland
-	--target | --cmdline | --resume | --box-config)
+	--target | --cmdline | --resume | --box-config | --lava | --device-type | \
+	--artifacts | --artifacts-dir | --lava-dry-run)
 		tb_usage_error "$1 is bench.sh's: compare.sh's kernels are QEMU's or --host's" ;;
 	esac
 	# as bench.sh's parser gave it: --opt=VALUE, or a switch

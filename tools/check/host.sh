@@ -341,6 +341,8 @@ check_host()
 	unit_suite "cfacts unit" cfacts-unit.log "$py" "$unit/cfacts_test.py"
 	# every tool's --help and a bad option (doc/cli.md)
 	unit_suite "cli unit" cli-unit.log "$py" "$unit/cli_test.py"
+	# bench.sh --lava's jobs and logs, on made-up ones
+	unit_suite "lava unit" lava-unit.log "$py" "$unit/lava_test.py"
 	# make check's parts, a guest's runs and a kernel build shown as
 	# they come (tools/lib/progress.sh), read from short made-up runs
 	unit_suite "progress unit" progress-unit.log "$py" "$unit/progress_test.py"

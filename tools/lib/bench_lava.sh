@@ -1,0 +1,177 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=bash disable=SC2154 # bench.sh's variables
+# bench.sh --lava: each boot of its rounds a LAVA job (tools/lib/lava.sh,
+# doc/lava.md) on a device of --device-type: the kernel and the boot's
+# initramfs published as artifacts, the job written, run (lava-run here,
+# with --lava local), its log read back into runs/. Sourced by
+# tools/bench.sh alone, which calls run_lava.
+
+# lava_settings: where the jobs go (lava_jobs: --lava-dry-run's DIR, or
+# none: a run's are in OUT/jobs), where the artifacts go and the URL a
+# lab fetches them from (file:// of where they are, by default)
+lava_settings()
+{
+	lava_server=${lava:-dry-run} lava_jobs=
+	if [ -n "$lava_dry" ]; then
+		{ mkdir -p "$lava_dry" && lava_jobs=$(cd "$lava_dry" && pwd); } ||
+			die "cannot create $lava_dry"
+		: "${lava_artifacts_dir:=$lava_jobs/artifacts}"
+	else
+		# scratch, as the initramfs: what a job ran is in OUT/jobs
+		: "${lava_artifacts_dir:=$out/boots/artifacts}"
+	fi
+	{ mkdir -p "$lava_artifacts_dir" &&
+		lava_artifacts_dir=$(cd "$lava_artifacts_dir" && pwd); } ||
+		die "cannot create $lava_artifacts_dir"
+	: "${lava_artifacts_url:=file://$lava_artifacts_dir}"
+	lava_artifacts_url=${lava_artifacts_url%/}
+}
+
+# lava_artifacts: every boot's kernel image and initramfs (and the
+# device tree the type names) put in the artifacts directory, LABEL/
+# each, as the jobs' URLs name them under --artifacts
+lava_artifacts()
+{
+	local b l d
+
+	for b in "${boots[@]}"; do
+		l=${boot_labels[$b]%%,*}
+		d=$lava_artifacts_dir/$l
+		{ mkdir -p "$d" && cp "$b" "$d/${TB_KIMAGE##*/}" &&
+			cp "$(bench_initrd "$l")" "$d/initramfs.cpio.gz"; } ||
+			die "cannot put kernel $l's artifacts into $d"
+		[ "$lava_dtb" = - ] || lava_dtb_make "${TB_SPECS[$l.kdir]}" \
+			"$d/${lava_dtb##*/}" ||
+			die "kernel $l: no device tree $lava_dtb, which a $lava_type needs (see above)"
+	done
+}
+
+# lava_dtb_make KDIR OUT: the device tree the type names (lava_dtb), as
+# kbuild makes it (the C preprocessor, then the tree's own dtc), from
+# the sources of the kernel built in KDIR, into OUT: the cached build
+# is left as it is, and a variant that builds no device trees has one
+lava_dtb_make()
+{
+	local src dts dtc=$1/scripts/dtc/dtc
+
+	src=$(readlink -f "$1/source" 2>/dev/null || echo "$1")
+	dts=$src/arch/$TB_KARCH/boot/dts/${lava_dtb%.dtb}.dts
+	[ -f "$dts" ] || { echo "bench.sh: no $dts" >&2; return 1; }
+	[ -x "$dtc" ] || { echo "bench.sh: no dtc built in $1" >&2; return 1; }
+	cpp -nostdinc -I "$src/scripts/dtc/include-prefixes" -undef -D__DTS__ \
+		-x assembler-with-cpp "$dts" |
+		"$dtc" -q -I dts -O dtb -i "$(dirname "$dts")" -o "$2" -
+}
+
+# lava_qemu_options: the guest's shape as QEMU options, as bench.sh's
+# own guests have it (tb_boot): the arch's machine, the vCPUs, -icount
+lava_qemu_options()
+{
+	local w line=
+
+	for w in "${TB_QEMU_MACHINE[@]}"; do
+		case $w in
+		-*)	[ -z "$line" ] || echo "$line"
+			line=$w ;;
+		*)	line+=" $w" ;;
+		esac
+	done
+	[ -z "$line" ] || echo "$line"
+	echo "-smp $TB_CPUS"
+	[ "$icount" = 0 ] || echo "-icount shift=0,sleep=off"
+}
+
+# lava_mem_mib: TB_MEM (512M, 2G) in MiB, as LAVA's context takes it
+lava_mem_mib()
+{
+	case $TB_MEM in
+	*G)	echo $((${TB_MEM%G} * 1024)) ;;
+	*)	echo "${TB_MEM%M}" ;;
+	esac
+}
+
+# lava_job_file FIRST N LABELS: the job of the boot of LABELS for
+# rounds FIRST..FIRST+N-1 (guest_kargs), on stdout
+lava_job_file()
+{
+	local l=${3%%,*} opts=() url=$lava_artifacts_url/${3%%,*} secs
+
+	guest_kargs "$1" "$2" "$3"
+	secs=$guest_secs
+	mapfile -t opts < <(lava_qemu_options)
+	tb_lava_job "tracerbench: $3, round $1$([ "$2" -gt 1 ] && echo "-$(($1 + $2 - 1))")" \
+		"$lava_type" "$TB_ARCH" "$url/${TB_KIMAGE##*/}" \
+		"$url/initramfs.cpio.gz" "$url/${lava_dtb##*/}" \
+		"$(TB_ICOUNT=$icount tb_guest_append bench "${guest_args[@]}" tb.shell)" \
+		"$secs" "$(lava_mem_mib)" "${opts[@]}"
+}
+
+# lava_write FIRST N POS IMAGE ...: run_rounds's boot for
+# --lava-dry-run: its job written, in the order a run would take them
+lava_write()
+{
+	local labels=${boot_labels[$4]} f
+
+	f=$lava_jobs/r$1-${labels%%,*}.yaml
+	lava_job_file "$1" "$2" "$labels" >"$f" || die "cannot write $f"
+	echo "bench.sh: $f" >&2
+}
+
+# lava_boot FIRST N POS IMAGE BOOT NBOOTS START: run_rounds's boot as a
+# LAVA job: written, run, its console's KTAP split into runs/ as a
+# QEMU boot's is, each run's meta naming the job. A job that failed or
+# gave no runs is named with its kernel and round, and the others go on.
+lava_boot()
+{
+	local first=$1 n=$2 pos=$3 labels=${boot_labels[$4]} l job dir why m
+
+	l=${labels%%,*}
+	boot_line "$first" "$n" "$labels" "$5" "$6" "$7" "running the job of"
+	job=$out/jobs/r$first-$l.yaml
+	dir=$out/boots/r$first-$l
+	{ mkdir -p "$out/jobs" && lava_job_file "$first" "$n" "$labels" >"$job"; } ||
+		die "cannot write $job"
+	tb_lava_run "$job" "$dir.lava"
+	why=$(cat "$dir.lava/result" 2>/dev/null)
+	/usr/bin/python3 "$TB_TOP/tools/lava.py" console "$dir.lava/log" \
+		>"$dir.ktap" 2>/dev/null
+	if take_runs "$dir.ktap" "$pos" 2>/dev/null; then
+		while read -r m; do
+			printf 'lava_job %s\nlava_device_type %s\n' \
+				"$lava_server:$job" "$lava_type" >>"$out/$m"
+		done < <(sed -n 's|^# @@ \(runs/.*/meta\)$|\1|p' "$dir.ktap")
+	elif [ "$why" = pass ]; then
+		why="no runs in its log"
+	fi
+	if [ "$why" != pass ] || ! tb_ktap_passed "$dir"; then
+		[ "$why" != pass ] || why="the suite failed: $(grep -m 1 '^not ok' "$dir.ktap")"
+		lava_failed+=("kernel $labels, round $first: job $job ($dir.lava/log): $why")
+		echo "bench.sh: ${lava_failed[-1]}" >&2
+	fi
+	return 0
+}
+
+run_lava()
+{
+	tb_lava_type "$lava_type" "$TB_ARCH" || exit 2
+	prepare_kernels
+	lava_artifacts
+	if [ -n "$lava_jobs" ]; then
+		run_rounds lava_write
+		rm -rf "$out"
+		echo "bench.sh: the jobs are in $lava_jobs, their artifacts in $lava_artifacts_dir" >&2
+		exit 0
+	fi
+	write_env
+	lava_failed=()
+	run_rounds lava_boot
+	finish_partial
+	if [ ${#lava_failed[@]} -gt 0 ]; then
+		echo "bench.sh: jobs that failed: ${#lava_failed[@]}; their runs are missing, the others' kept: bench.sh --resume $out runs them again" >&2
+		exit 1
+	fi
+	finish
+	[ "$lava_artifacts_dir" != "$out/boots/artifacts" ] ||
+		rm -rf "$lava_artifacts_dir"
+	echo "bench.sh: results in $out ($((SECONDS - started)) s)" >&2
+}
