@@ -262,6 +262,8 @@ mkdir -p "$TB_OUT"
 . "$TB_TOP/tools/check/parts.sh"
 # shellcheck source=tools/check/box.sh
 . "$TB_TOP/tools/check/box.sh"
+# shellcheck source=tools/check/lava.sh
+. "$TB_TOP/tools/check/lava.sh"
 
 # Each architecture's checks come in parts (tools/scenarios), which run
 # as jobs, TB_JOBS at a time, each into .out/check-ARCH-PART.log:

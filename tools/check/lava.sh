@@ -1,0 +1,160 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=bash
+# LAVA (tools/lib/lava.sh, bench.sh --lava): the jobs bench.sh writes,
+# checked by LAVA's own schema and dispatcher, and run by lava-run on a
+# qemu device of the arch. Sourced by tools/check.sh.
+
+# lava_medians DIR RUN: each primitive's per-CPU medians of RUN in the
+# results directory DIR, "PRIMITIVE CPU MEDIAN" a line
+lava_medians()
+{
+	local f
+
+	for f in "$1/runs/$2"/*.per_cpu; do
+		awk -v p="$(basename "$f" .per_cpu)" 'NR > 1 { printf "%s %s %s, ", p, $1, $2 }' "$f"
+	done
+}
+
+# lava_worker DIR: what lava-run --validate looks for on a lab's worker
+# that boots boards, in DIR, for lava_validate: a tftpd-hpa
+# configuration (in a copy of /etc/default) and the programs it runs,
+# as stand-ins that fail: the validation finds them, runs none
+lava_worker()
+{
+	local p
+
+	mkdir -p "$1/bin" "$1/tftp" && cp -a /etc/default "$1/etc-default" &&
+		printf 'TFTP_DIRECTORY="%s"\nTFTP_ADDRESS="127.0.0.1:69"\n' \
+			"$1/tftp" >"$1/etc-default/tftpd-hpa" &&
+		printf 'dispatcher_ip: 127.0.0.1\nprefix: tb-\n' >"$1/dispatcher.yaml" ||
+		return 1
+	for p in in.tftpd telnet mkimage; do
+		printf '#!/bin/sh\necho "%s: a stand-in, for lava-run --validate" >&2\nexit 1\n' \
+			"$p" >"$1/bin/$p" && chmod +x "$1/bin/$p" || return 1
+	done
+}
+
+# lava_validate WORKER DEVICE JOB: lava-run --validate of JOB on DEVICE
+# (a dictionary), in a mount namespace of its own where /etc/default is
+# WORKER's (lava_worker): the host's /etc stays as it is
+lava_validate()
+{
+	# shellcheck disable=SC2016 # expanded by that sh
+	unshare -m sh -c 'mount --bind "$1/etc-default" /etc/default &&
+		PATH=$1/bin:$PATH exec lava-run --validate --job-id "validate-$$" \
+		--output-dir "$1/validate" --device "$2" \
+		--dispatcher "$1/dispatcher.yaml" "$3"' sh "$@"
+}
+
+# check_lava_dry KERNEL: bench.sh --lava-dry-run writes, for each device
+# type of the arch (tools/lava/device-types), a job a boot of notrace
+# and KERNEL, in the
+# rotated order of the rounds, which LAVA's schema takes (strict) and
+# lava-run --validate passes on a device of the type; the artifacts the
+# jobs name are there
+check_lava_dry()
+{
+	local d=$TB_OUT/lava-dry t type templates n f settings counted
+
+	templates=$(tb_lava_templates) || return 1
+	for t in $(tb_lava_types | grep "/$TB_ARCH\$"); do
+		type=${t%/*}
+		rm -rf "$d" && mkdir -p "$d" || return 1
+		counted=()
+		[ "$type" != qemu ] || counted=(--icount)
+		"$TB_TOP/tools/bench.sh" --arch "$TB_ARCH" --lava-dry-run "$d/jobs" \
+			--device-type "$type" "${counted[@]}" --rounds 2 --nr-samples 1000 \
+			a=notrace b="$1" \
+			>"$d.log" 2>&1 || { echo "[lava] $type:"; cat "$d.log"; return 1; }
+		sed "s/^/[lava dry $type] /" "$d.log"
+		n=$(find "$d/jobs" -name '*.yaml' | wc -l)
+		[ "$n" = 4 ] || { echo "[lava] $type: $n jobs, not 4"; return 1; }
+		# round 2 begins with the other kernel
+		{ [ "$(grep -c '^bench.sh: .*/r[12]-[ab]\.yaml$' "$d.log")" = 4 ] &&
+			grep -A1 'r1-b\.yaml$' "$d.log" | grep -q 'r2-b\.yaml$'; } ||
+			{ echo "[lava] $type: not in the rounds' rotated order"; return 1; }
+		/usr/bin/python3 /usr/share/lava-common/lava-schema.py job --strict \
+			"$d"/jobs/*.yaml >"$d/schema.log" 2>&1 ||
+			{ cat "$d/schema.log"; return 1; }
+		# a lab's settings of such a device: its console and power
+		settings=()
+		[ "$type" = qemu ] || settings=("connection_command=telnet localhost 7001"
+			"hard_reset_command=true" "power_off_command=true"
+			"power_on_command=true")
+		lava_worker "$d/worker" || return 1
+		for f in "$d"/jobs/*.yaml; do
+			{ /usr/bin/python3 "$TB_TOP/tools/lava.py" device "$templates" \
+				"$f" "${settings[@]}" >"$d/device.yaml" &&
+				lava_validate "$d/worker" "$d/device.yaml" "$f" \
+				>"$d/validate.log" 2>&1; } ||
+				{ echo "[lava] $type: $f does not validate:"; tail -n 5 "$d/validate.log"; return 1; }
+		done
+		# what lava-run --validate leaves of its downloads
+		rm -rf /var/lib/lava/dispatcher/tmp/tb-validate-*
+		echo "[lava] $type: $n jobs, each valid"
+		# doc/lava.md's job, its directory named DIR
+		[ "$TB_ARCH/$type" != x86_64/qemu ] || {
+			mkdir -p "$TB_OUT/docs-src" &&
+				sed "s|$d/jobs|DIR|g" "$d/jobs/r1-a.yaml" \
+				>"$TB_OUT/docs-src/lava-job.txt"
+		} || return 1
+	done
+}
+
+# check_lava_run KERNEL: bench.sh --lava local runs KERNEL under icount,
+# each boot a job lava-run runs on a qemu device, and on x86-64 a kernel
+# QEMU refuses to boot too (KERNEL's bzImage with its boot protocol set
+# to 1.00: "too old to load a ram disk"; arm64's loader refuses no
+# Image). The job that failed is named with its kernel, round and log,
+# and KERNEL's runs are kept, each with the job in its meta; report.py
+# reads them; and their medians are those of the same image booted by
+# bench.sh itself.
+check_lava_run()
+{
+	local d=$TB_OUT/lava-run direct=$TB_OUT/lava-direct rc a b kdir broken=()
+	local opts=(--arch "$TB_ARCH" --icount --rounds 1 --nr-samples 2000 --states off)
+
+	kdir=$(tb_kernel_dir "$1")
+	rm -rf "$d" "$direct" && mkdir -p "$TB_OUT" || return 1
+	if [ "$TB_ARCH" = x86_64 ]; then
+		cp "$kdir/$TB_KIMAGE" "$d.img" &&
+			printf '\000\001' | dd of="$d.img" bs=1 seek=$((0x206)) \
+				conv=notrunc 2>/dev/null || return 1
+		broken=("broken=bzimage=$d.img,build=$kdir")
+	fi
+	"$TB_TOP/tools/bench.sh" "${opts[@]}" --out "$direct" "$1" \
+		>"$direct.log" 2>&1 || { cat "$direct.log"; return 1; }
+	"$TB_TOP/tools/bench.sh" "${opts[@]}" --lava local --out "$d" \
+		"$1" "${broken[@]}" >"$d.log" 2>&1
+	rc=$?
+	sed 's/^/[lava run] /' "$d.log"
+	if [ ${#broken[@]} = 0 ]; then
+		[ $rc = 0 ] || { echo "[lava] bench.sh --lava local: exit $rc"; return 1; }
+	else
+		[ $rc = 1 ] || { echo "[lava] bench.sh --lava local: exit $rc, not 1"; return 1; }
+		grep -q "^bench.sh: kernel broken, round 1: job $d/jobs/r1-broken.yaml ($d/boots/r1-broken.lava/log): fail " "$d.log" ||
+			{ echo "[lava] the job that failed is not named"; return 1; }
+		[ -z "$(ls -d "$d"/runs/broken.* 2>/dev/null)" ] || return 1
+	fi
+	{ grep -qx "lava_job local:$d/jobs/r1-$1.yaml" "$d/runs/$1.off.r1/meta" &&
+		grep -qx "lava_device_type qemu" "$d/runs/$1.off.r1/meta"; } ||
+		{ echo "[lava] no job in the run's meta"; cat "$d/runs/$1.off.r1/meta"; return 1; }
+	"$TB_TOP/tools/report.py" "$d" >"$d.report" 2>&1 ||
+		{ cat "$d.report"; return 1; }
+	sed 's/^/[lava report] /' "$d.report"
+	a=$(lava_medians "$d" "$1.off.r1")
+	b=$(lava_medians "$direct" "$1.off.r1")
+	echo "[lava] $1's medians in the job: $a"
+	{ [ -n "$a" ] && [ "$a" = "$b" ]; } ||
+		{ echo "[lava] not those of bench.sh's own boot: $b"; return 1; }
+}
+
+# step_lava KERNEL: LAVA's jobs of KERNEL, as written and as run
+step_lava()
+{
+	tb_install lava >&2 || { result 1 "lava: LAVA's dispatcher installed"; return; }
+	check_lava_dry "$1"
+	result $? "bench.sh --lava-dry-run: a job a boot for each $TB_ARCH device type, valid by LAVA's schema and lava-run --validate"
+	check_lava_run "$1"
+	result $? "bench.sh --lava local: jobs run by lava-run on a qemu device; a kernel that does not boot named, the other's runs kept, with the medians of bench.sh's own boot"
+}
