@@ -258,7 +258,7 @@ check_box_resume()
 	box_is_first "$dir" || return 1
 	mkdir -p "$TB_OUT/docs-src"
 	"$TB_TOP/tools/report.py" --format lkml --reference box --primitives irq \
-		--ns "$out" >"$TB_OUT/docs-src/box-lkml.txt" 2>"$out.lkml.err" ||
+		"$out" >"$TB_OUT/docs-src/box-lkml.txt" 2>"$out.lkml.err" ||
 		{ cat "$out.lkml.err"; return 1; }
 	sed 's/^/[box lkml] /' "$TB_OUT/docs-src/box-lkml.txt" "$out.lkml.err"
 	grep -q "^x86_64, tb-box: CPU" "$TB_OUT/docs-src/box-lkml.txt" ||
