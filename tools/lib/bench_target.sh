@@ -47,6 +47,7 @@ target_return()
 		cat "$out/boots/return" >&2
 		[ $rc = 0 ] || return 1
 	fi
+	target_home=1
 	tb_target_clean
 }
 
@@ -105,6 +106,7 @@ target_boot()
 	l=${labels%%,*}
 	out_boot=$out/boots/r$first-$l
 	boot_line "$first" "$n" "$labels" "$5" "$6" "$7" "switching the box to"
+	target_home=0
 	rel=${TB_SPECS[$l.release]} ver=${TB_SPECS[$l.version]}
 	if [ "${TB_SPECS[$l.kind]}" = installed ]; then
 		image=/boot/vmlinuz-$rel initrd=${TB_SPECS[$l.initrd]}
@@ -137,11 +139,13 @@ target_boot()
 
 # target_lock: the box's directory taken for this run before anything
 # is built or sent, so that a run against a box in use ends at once;
-# freed as the run ends, whichever way (an EXIT trap)
+# freed as the run ends, whichever way (an EXIT trap), if the box is on
+# its own kernel then (target_home)
 target_lock()
 {
-	target_owner="$HOSTNAME $$ since $(date -u +%Y-%m-%dT%H:%M:%SZ), results in ${out//\'/}"
+	target_owner="$HOSTNAME $$ since $(date -u +%Y-%m-%dT%H:%M:%SZ), results in $out"
 	tb_target_lock "$target_owner" || die "the box at $target cannot be used (see above)"
+	target_home=1
 	trap target_unlock EXIT
 }
 
@@ -149,6 +153,10 @@ target_lock()
 # ends, whichever way (an EXIT trap)
 target_unlock()
 {
+	if [ "$target_home" != 1 ]; then
+		echo "bench.sh: the box stays locked, as it may not be on its own kernel: once it is, remove $TB_TARGET_DIR/lock there" >&2
+		return
+	fi
 	TB_SSH_TIMEOUT=20 tb_target_unlock "$target_owner" >/dev/null 2>&1 ||
 		echo "bench.sh: could not free the box's lock: remove $TB_TARGET_DIR/lock there" >&2
 }

@@ -243,25 +243,38 @@ tb_target_config()
 
 # tb_target_lock OWNER: the target's directory taken for one run: a
 # lock directory made there at once or not at all (mkdir), OWNER (this
-# host's name, the run's pid, what it is) in it. A lock of this host's
-# whose process is gone is stale and taken over, saying so; another is
-# refused, naming its holder.
+# host's name, the run's pid, what it is; a line) in it. A lock of this
+# host's whose process is gone is stale and taken over, saying so,
+# under a second lock (lock.takeover), so that two runs that both find
+# it stale do not both take it; another is refused, naming its holder.
 tb_target_lock()
 {
-	local d=$TB_TARGET_DIR held host pid
+	local d=$TB_TARGET_DIR out held host pid
 
+	# OWNER goes on stdin, whatever it holds
 	# shellcheck disable=SC2029 # expanded here, on purpose
-	held=$(tb_ssh "mkdir -p $d && if mkdir $d/lock 2>/dev/null; then
-			echo '$1' >$d/lock/owner; else cat $d/lock/owner 2>/dev/null ||
-			echo 'a run that has not said who it is'; fi" </dev/null) ||
-		return 1
-	[ -n "$held" ] || return 0
+	out=$(printf '%s\n' "$1" | tb_ssh "mkdir -p $d && if mkdir $d/lock 2>/dev/null; then
+			cat >$d/lock/owner && echo taken
+		else echo held; cat $d/lock/owner 2>/dev/null; fi") || return 1
+	case $out in
+	taken)	return 0 ;;
+	held*)	held=$(sed -n 2p <<<"$out") ;;
+	*)	echo "tracerbench: the target's lock: $out" >&2
+		return 1 ;;
+	esac
+	[ -n "$held" ] || held="a run that has not said who it is"
 	read -r host pid _ <<<"$held"
 	if [ "$host" = "$HOSTNAME" ] && [[ $pid =~ ^[0-9]+$ ]] &&
-	   ! kill -0 "$pid" 2>/dev/null; then
-		echo "tracerbench: the target's lock of a run that ended without freeing it ($held): taken over" >&2
-		tb_ssh "echo '$1' >$d/lock/owner" </dev/null
-		return
+	   [ ! -d "/proc/$pid" ]; then
+		# shellcheck disable=SC2016 # expanded there
+		out=$(printf '%s\n%s\n' "$held" "$1" | tb_ssh "cd $d && mkdir lock.takeover &&
+			{ read -r was && [ \"\$(cat lock/owner 2>/dev/null)\" = \"\$was\" ] &&
+				rm -rf lock && mkdir lock && cat >lock/owner && echo taken
+			rmdir lock.takeover; }")
+		if [ "$out" = taken ]; then
+			echo "tracerbench: the target's lock of a run that ended without freeing it ($held): taken over" >&2
+			return 0
+		fi
 	fi
 	echo "tracerbench: the target is in use by another run: $held (if none runs, remove $d/lock there)" >&2
 	return 1
@@ -270,9 +283,10 @@ tb_target_lock()
 # tb_target_unlock OWNER: the lock freed, if OWNER holds it
 tb_target_unlock()
 {
-	# shellcheck disable=SC2029
-	tb_ssh "[ \"\$(cat $TB_TARGET_DIR/lock/owner 2>/dev/null)\" != '$1' ] ||
-		rm -rf $TB_TARGET_DIR/lock" </dev/null
+	# shellcheck disable=SC2029,SC2016
+	printf '%s\n' "$1" | tb_ssh "read -r me
+		[ \"\$(cat $TB_TARGET_DIR/lock/owner 2>/dev/null)\" != \"\$me\" ] ||
+		rm -rf $TB_TARGET_DIR/lock"
 }
 
 # tb_target_clean: remove the kernels the tool sent to the target
