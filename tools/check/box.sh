@@ -147,7 +147,8 @@ box_is_first()
 # (HOST PID ...) holds it
 box_lock()
 {
-	tb_box_ssh "$1" "mkdir -p $TB_TARGET_DIR/lock && echo '$2' >$TB_TARGET_DIR/lock/owner" </dev/null
+	printf '%s\n' "$2" |
+		tb_box_ssh "$1" "mkdir -p $TB_TARGET_DIR/lock && cat >$TB_TARGET_DIR/lock/owner"
 }
 
 # box_runs OUT LABEL ROUNDS: OUT has the runs of kernel LABEL in each
@@ -178,13 +179,16 @@ box_runs()
 
 # check_box_bench DIR KERNEL: bench.sh --target on the box of DIR, which
 # runs Debian's KERNEL: the kernel installed there, then plain trace,
-# which lacks the disk's driver and cannot boot the box. The first's
-# runs are kept, with the version it ran on; the one that does not boot
-# is named, with its round; the box is back on its own kernel; the
-# box's state is recorded before the runs and at the boot.
+# which lacks the disk's driver and cannot boot the box. The ssh
+# connection of the first's run is cut (its client killed, as a network
+# drops it): bench.sh names the kernel and round, keeps what came back
+# and leaves the box on its own kernel; --resume goes on, and the first's
+# runs come back with the version it ran on; the one that does not boot
+# is named, with its round; the box is back on its own kernel; the box's
+# state is recorded before the runs and at the boot.
 check_box_bench()
 {
-	local dir=$1 out=$TB_OUT/box-bench rel rc f dead
+	local dir=$1 out=$TB_OUT/box-bench rel rc f dead pid cut=
 
 	rel=$(tb_release "$2") || return 1
 	# a lock of a run of this host's that was killed: taken over
@@ -192,13 +196,33 @@ check_box_bench()
 	dead=$!
 	wait $dead
 	box_lock "$dir" "$HOSTNAME $dead since then" || return 1
-	(box_bench "$dir" "$out" --rounds 1 stock=installed:"$rel" nodisk=trace)
+	# runs of 20000 samples, some seconds long, to cut one midway
+	(box_bench "$dir" "$out" --rounds 1 --nr-samples 20000 \
+		stock=installed:"$rel" nodisk=trace) &
+	pid=$!
+	while kill -0 $pid 2>/dev/null; do
+		if grep -q '^bench.sh: round 1 of 1: stock out (run 1 of' "$out.log" 2>/dev/null; then
+			pkill -KILL -f "$TB_TARGET_DIR/tools/collect.sh --emit" && cut=1
+			break
+		fi
+		sleep 0.2
+	done
+	wait $pid
 	rc=$?
 	sed 's/^/[box bench] /' "$out.log"
-	[ $rc = 1 ] || { echo "[box] bench.sh exited $rc, not 1"; return 1; }
+	[ "$cut" = 1 ] || { echo "[box] no run's connection to cut"; return 1; }
+	[ $rc = 1 ] || { echo "[box] bench.sh exited $rc after the cut, not 1"; return 1; }
+	grep -q "^bench.sh: kernel stock, round 1: collect.sh failed or the connection dropped (exit [0-9]*)" "$out.log" ||
+		{ echo "[box] the dropped connection is not named"; return 1; }
 	grep -qF "the target's lock of a run that ended without freeing it ($HOSTNAME $dead since then): taken over" "$out.log" ||
 		{ echo "[box] a stale lock was not taken over"; return 1; }
-	grep -qF "kernel nodisk, round 1: the target came back on $(paste -sd ' ' "$dir/first"), not on the kernel sent" "$out.log" ||
+	box_is_first "$dir" || return 1
+	TB_SSH_CONFIG=$dir/ssh_config "$TB_TOP/tools/bench.sh" --resume "$out" \
+		>"$out.resume.log" 2>&1
+	rc=$?
+	sed 's/^/[box bench resumed] /' "$out.resume.log"
+	[ $rc = 1 ] || { echo "[box] --resume exited $rc, not 1"; return 1; }
+	grep -qF "kernel nodisk, round 1: the target came back on $(paste -sd ' ' "$dir/first"), not on the kernel sent" "$out.resume.log" ||
 		{ echo "[box] the kernel that does not boot is not named"; return 1; }
 	box_runs "$out" stock 1 || return 1
 	[ -z "$(ls -d "$out"/runs/nodisk.* 2>/dev/null)" ] ||
@@ -298,21 +322,24 @@ check_box_icount()
 # naming the holder; the lock stays as it was, and no results are made
 check_box_lock()
 {
-	local dir=$1 out=$TB_OUT/box-lock rel rc owner="tb-other 1 since then, results in /x"
+	local dir=$1 out=$TB_OUT/box-lock rel rc owner_after
+	local owner="tb-other 1 since then, results in /x\\y"
 
 	rel=$(tb_release "$2") || return 1
 	box_lock "$dir" "$owner" || return 1
 	(box_bench "$dir" "$out" --rounds 1 stock=installed:"$rel")
 	rc=$?
+	owner_after=$(tb_box_ssh "$dir" "cat $TB_TARGET_DIR/lock/owner" </dev/null)
+	# the steps after this one need the box free, whatever failed here
+	tb_box_ssh "$dir" "rm -r $TB_TARGET_DIR/lock" </dev/null
 	sed 's/^/[box lock] /' "$out.log"
 	[ $rc = 1 ] || { echo "[box] a run on a locked box: exit $rc, not 1"; return 1; }
 	grep -qF "the target is in use by another run: $owner (if none runs, remove $TB_TARGET_DIR/lock there)" "$out.log" ||
 		{ echo "[box] the lock's holder is not named"; return 1; }
-	[ "$(tb_box_ssh "$dir" "cat $TB_TARGET_DIR/lock/owner" </dev/null)" = "$owner" ] ||
-		{ echo "[box] the other run's lock changed"; return 1; }
+	[ "$owner_after" = "$owner" ] ||
+		{ echo "[box] the other run's lock changed: $owner_after"; return 1; }
 	[ -z "$(ls "$out/runs" "$out"/boots/* 2>/dev/null)" ] ||
 		{ echo "[box] a refused run left results"; return 1; }
-	tb_box_ssh "$dir" "rm -r $TB_TARGET_DIR/lock" </dev/null
 }
 
 # check_box_config DIR: the configuration of the kernel the box of DIR
@@ -450,11 +477,11 @@ step_box()
 		result 0 "box: boots $(tb_name "$1") under TCG, answers ssh on 127.0.0.1 with its release"
 		box_dir=$dir
 		check_box_bench "$dir" "$1"
-		result $? "bench.sh --target: the box's $(tb_name "$1") measured, switched to by kexec, a kernel that cannot boot the box named; the box back on its kernel"
+		result $? "bench.sh --target: a stale lock taken over; a run's connection cut, named, and --resume goes on; the box's $(tb_name "$1") measured, switched to by kexec, a kernel that cannot boot the box named; the box back on its kernel"
 		check_box_resume "$dir" "$1"
 		result $? "bench.sh --target: three kernels; Ctrl-C stops after the run, --resume completes the directory; report.py names the box"
 		check_box_lock "$dir" "$1"
-		result $? "bench.sh --target: a box another run holds is refused at once, naming it; a lock left by a killed run is taken over"
+		result $? "bench.sh --target: a box another run holds is refused at once, naming it, its lock as it was"
 		check_box_icount
 		result $? "bench.sh --target: under icount, the box's medians of a kernel are those of its image booted by bench.sh"
 		check_box_unchanged "$dir"
