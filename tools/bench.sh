@@ -9,7 +9,7 @@
 # boot) and, in each boot, runs the benchmark once per state and label.
 # The order rotates from round to round, so that drift and the first run
 # after a boot or an events toggle land on all kernels and states alike:
-# the boots' here (run_qemu), the runs' within a boot in
+# the boots' here (run_rounds), the runs' within a boot in
 # tools/guest/collect.sh, which --host runs on this machine's kernel
 # instead. Each run's meta records its place.
 set -u
@@ -160,6 +160,10 @@ parse_args()
 		--lava-dry-run)	lava_dry=$2 ;;
 		--resume)	resume=$2 ;;
 		esac
+		case $1 in
+		--lava | --device-type | --artifacts | --artifacts-dir | --lava-dry-run)
+			[ -n "$2" ] || tb_usage_error "$1 wants a value" ;;
+		esac
 		shift 2
 	done
 	shift
@@ -224,16 +228,20 @@ if [ -n "$lava$lava_dry" ]; then
 		tb_usage_error "--lava: local runs the jobs here with lava-run; submitting them to a LAVA server ($lava) is not built yet (doc/lava.md)"
 	[ -z "$lava" ] || [ -z "$lava_dry" ] ||
 		tb_usage_error "--lava runs the jobs, --lava-dry-run only writes them: one of the two"
+	[ -z "$lava" ] || [ "$(id -u)" = 0 ] ||
+		tb_usage_error "--lava local runs lava-run, which runs as root alone"
 	{ [ $host = 0 ] && [ -z "$target" ]; } ||
 		tb_usage_error "--lava and --lava-dry-run run the kernels in a lab, not on --host or --target"
 	[ -z "$lava_dry" ] || [ -z "$resume$out" ] ||
 		tb_usage_error "--lava-dry-run DIR writes jobs alone: no --out or --resume"
 	: "${lava_type:=qemu}"
-	tb_lava_types | grep -qx "$lava_type/${arch:-x86_64}" ||
+	tb_lava_types | grep -Fqx "$lava_type/${arch:-x86_64}" ||
 		tb_usage_error "--device-type: no $lava_type for ${arch:-x86_64} in tools/lava/device-types ($(tb_lava_types | paste -sd ' '))"
 	if [ "$lava_type" != qemu ]; then
 		{ [ $icount = 0 ] && [ -z "$vcpus$mem" ]; } ||
 			tb_usage_error "--icount, --vcpus and --mem apply to QEMU guests only, not to $lava_type boards"
+		[ -z "$lava" ] ||
+			tb_usage_error "--lava local runs qemu devices alone: a $lava_type board is a lab's (--lava-dry-run)"
 	fi
 else
 	[ -z "$lava_type$lava_artifacts_url$lava_artifacts_dir" ] ||
@@ -259,7 +267,7 @@ else
 	TB_MEM=${mem:-$TB_MEM}
 	# --resume: the guests' size of the first run, whatever TB_CPUS
 	# and TB_MEM say now
-	if [ -n "$resume" ] && [ -z "$target" ]; then
+	if [ -n "$resume" ] && grep -q '^guest_cpus ' "$resume/env"; then
 		TB_CPUS=$(sed -n 's/^guest_cpus //p' "$resume/env")
 		TB_MEM=$(sed -n 's/^guest_mem //p' "$resume/env")
 	fi
@@ -324,7 +332,7 @@ write_env()
 			echo "mode host"
 			sh "$TB_TOP/tools/guest/machine.sh" --prefix machine_ \
 				--cpus "${cpus:-all}"
-		elif [ -n "$lava" ] && [ "$lava_boot" != qemu ]; then
+		elif [ -n "$lava" ] && [ "$lava_method" != qemu ]; then
 			echo "arch $TB_ARCH"
 			echo "mode host"
 			echo "lava $lava"
@@ -342,7 +350,7 @@ write_env()
 			echo "tick_slack $(tb_arch_param tick_slack 0)"
 			echo "mode $([ $icount = 1 ] && echo tcg-icount || echo tcg)"
 			echo "qemu $("$TB_QEMU" --version | head -n 1)"
-			[ $icount = 1 ] && echo "qemu_accel tcg -icount shift=0,sleep=off"
+			[ $icount = 1 ] && echo "qemu_accel tcg -icount $TB_ICOUNT_ARG"
 			[ $icount = 1 ] || echo "qemu_accel tcg"
 			echo "guest_cpus $TB_CPUS"
 			echo "guest_mem $TB_MEM"
@@ -498,7 +506,7 @@ boot_pos()
 	local m
 
 	while read -r m; do
-		echo "boot_pos $2" >>"$out/$m" || return 1
+		[ ! -f "$out/$m" ] || echo "boot_pos $2" >>"$out/$m" || return 1
 	done < <(sed -n 's|^# @@ \(runs/.*/meta\)$|\1|p' "$1")
 }
 
@@ -644,7 +652,12 @@ collect_args()
 # the boot's place POS in its round
 take_runs()
 {
-	split_results "$1" && boot_pos "$1" "$2"
+	local rc
+
+	split_results "$1"
+	rc=$?
+	# the runs that came whole, whatever else did not
+	boot_pos "$1" "$2" && return $rc
 }
 
 # prepare_kernels: every kernel built (or taken from the cache) with

@@ -44,7 +44,10 @@ def device(templates, job_file, *settings):
     env = SandboxedEnvironment(loader=FileSystemLoader([templates]),
                                autoescape=False, trim_blocks=True)
     values = dict(job.get('context', {}))
-    values.update(s.split('=', 1) for s in settings)
+    for s in settings:
+        if '=' not in s:
+            fail(f'a setting is NAME=VALUE, not {s!r}', 2)
+        values.update([s.split('=', 1)])
     text = env.get_template(name).render(**values)
     yaml.safe_load(text)
     sys.stdout.write(text)

@@ -41,9 +41,13 @@ lava_validate()
 {
 	# shellcheck disable=SC2016 # expanded by that sh
 	unshare -m sh -c 'mount --bind "$1/etc-default" /etc/default &&
-		PATH=$1/bin:$PATH exec lava-run --validate --job-id "validate-$$" \
+		PATH=$1/bin:$PATH lava-run --validate --job-id "validate-$$" \
 		--output-dir "$1/validate" --device "$2" \
-		--dispatcher "$1/dispatcher.yaml" "$3"' sh "$@"
+		--dispatcher "$1/dispatcher.yaml" "$3"
+		rc=$?
+		# what the validation leaves of its downloads
+		rm -rf "/var/lib/lava/dispatcher/tmp/tb-validate-$$"
+		exit $rc' sh "$@"
 }
 
 # check_lava_dry KERNEL: bench.sh --lava-dry-run writes, for each device
@@ -54,7 +58,7 @@ lava_validate()
 # jobs name are there
 check_lava_dry()
 {
-	local d=$TB_OUT/lava-dry t type templates n f settings counted
+	local d=$TB_OUT/lava-dry-$TB_ARCH t type templates n f settings counted
 
 	templates=$(tb_lava_templates) || return 1
 	for t in $(tb_lava_types | grep "/$TB_ARCH\$"); do
@@ -76,6 +80,9 @@ check_lava_dry()
 		/usr/bin/python3 /usr/share/lava-common/lava-schema.py job --strict \
 			"$d"/jobs/*.yaml >"$d/schema.log" 2>&1 ||
 			{ cat "$d/schema.log"; return 1; }
+		# a board's jobs carry none of a QEMU guest's parameters
+		[ "$type" = qemu ] || ! grep -n 'tb\.cpus=\|maxcpus=\|tb\.pmu=\|tb\.modules=' \
+			"$d"/jobs/*.yaml || { echo "[lava] $type: a QEMU guest's parameters"; return 1; }
 		# a lab's settings of such a device: its console and power
 		settings=()
 		[ "$type" = qemu ] || settings=("connection_command=telnet localhost 7001"
@@ -89,8 +96,6 @@ check_lava_dry()
 				>"$d/validate.log" 2>&1; } ||
 				{ echo "[lava] $type: $f does not validate:"; tail -n 5 "$d/validate.log"; return 1; }
 		done
-		# what lava-run --validate leaves of its downloads
-		rm -rf /var/lib/lava/dispatcher/tmp/tb-validate-*
 		echo "[lava] $type: $n jobs, each valid"
 		# doc/lava.md's job, its directory named DIR
 		[ "$TB_ARCH/$type" != x86_64/qemu ] || {
@@ -107,11 +112,12 @@ check_lava_dry()
 # to 1.00: "too old to load a ram disk"; arm64's loader refuses no
 # Image). The job that failed is named with its kernel, round and log,
 # and KERNEL's runs are kept, each with the job in its meta; report.py
-# reads them; and their medians are those of the same image booted by
-# bench.sh itself.
+# reads them, its lkml table too; --resume runs the failed job again,
+# and it alone; and KERNEL's medians are those of the same image booted
+# by bench.sh itself.
 check_lava_run()
 {
-	local d=$TB_OUT/lava-run direct=$TB_OUT/lava-direct rc a b kdir broken=()
+	local d=$TB_OUT/lava-run-$TB_ARCH direct=$TB_OUT/lava-direct-$TB_ARCH rc a b kdir broken=()
 	local opts=(--arch "$TB_ARCH" --icount --rounds 1 --nr-samples 2000 --states off)
 
 	kdir=$(tb_kernel_dir "$1")
@@ -134,14 +140,27 @@ check_lava_run()
 		[ $rc = 1 ] || { echo "[lava] bench.sh --lava local: exit $rc, not 1"; return 1; }
 		grep -q "^bench.sh: kernel broken, round 1: job $d/jobs/r1-broken.yaml ($d/boots/r1-broken.lava/log): fail " "$d.log" ||
 			{ echo "[lava] the job that failed is not named"; return 1; }
-		[ -z "$(ls -d "$d"/runs/broken.* 2>/dev/null)" ] || return 1
+		[ -z "$(ls -d "$d"/runs/broken.* 2>/dev/null)" ] ||
+			{ echo "[lava] runs of the kernel that did not boot"; return 1; }
 	fi
 	{ grep -qx "lava_job local:$d/jobs/r1-$1.yaml" "$d/runs/$1.off.r1/meta" &&
 		grep -qx "lava_device_type qemu" "$d/runs/$1.off.r1/meta"; } ||
 		{ echo "[lava] no job in the run's meta"; cat "$d/runs/$1.off.r1/meta"; return 1; }
-	"$TB_TOP/tools/report.py" "$d" >"$d.report" 2>&1 ||
-		{ cat "$d.report"; return 1; }
+	{ "$TB_TOP/tools/report.py" "$d" >"$d.report" 2>&1 &&
+		"$TB_TOP/tools/report.py" --format lkml --primitives irq "$d" \
+		>>"$d.report" 2>&1; } || { cat "$d.report"; return 1; }
 	sed 's/^/[lava report] /' "$d.report"
+	grep -q "^$1.off  *[0-9]" "$d.report" || { echo "[lava] no lkml row of $1"; return 1; }
+	if [ ${#broken[@]} -gt 0 ]; then
+		# --resume runs the failed job alone, again
+		"$TB_TOP/tools/bench.sh" --resume "$d" >"$d.resume.log" 2>&1
+		rc=$?
+		sed 's/^/[lava resume] /' "$d.resume.log"
+		{ [ $rc = 1 ] && grep -q "^bench.sh: round 1: $1 ran before (--resume)" "$d.resume.log" &&
+			grep -q "^bench.sh: kernel broken, round 1: job " "$d.resume.log" &&
+			[ "$(grep -c "running the job of" "$d.resume.log")" = 1 ]; } ||
+			{ echo "[lava] --resume: exit $rc, not the failed job alone"; return 1; }
+	fi
 	a=$(lava_medians "$d" "$1.off.r1")
 	b=$(lava_medians "$direct" "$1.off.r1")
 	echo "[lava] $1's medians in the job: $a"

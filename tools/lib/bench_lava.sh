@@ -11,10 +11,12 @@
 # lab fetches them from (file:// of where they are, by default)
 lava_settings()
 {
-	lava_server=${lava:-dry-run} lava_jobs=
+	lava_jobs=
 	if [ -n "$lava_dry" ]; then
 		{ mkdir -p "$lava_dry" && lava_jobs=$(cd "$lava_dry" && pwd); } ||
 			die "cannot create $lava_dry"
+		# an earlier dry run's jobs are not this one's
+		rm -f "$lava_jobs"/r[0-9]*-*.yaml
 		: "${lava_artifacts_dir:=$lava_jobs/artifacts}"
 	else
 		# scratch, as the initramfs: what a job ran is in OUT/jobs
@@ -52,9 +54,10 @@ lava_artifacts()
 # is left as it is, and a variant that builds no device trees has one
 lava_dtb_make()
 {
-	local src dts dtc=$1/scripts/dtc/dtc
+	local src=$1 dts dtc=$1/scripts/dtc/dtc
 
-	src=$(readlink -f "$1/source" 2>/dev/null || echo "$1")
+	# a build of its own (O=) links its sources
+	[ ! -L "$1/source" ] || src=$(readlink -f "$1/source")
 	dts=$src/arch/$TB_KARCH/boot/dts/${lava_dtb%.dtb}.dts
 	[ -f "$dts" ] || { echo "bench.sh: no $dts" >&2; return 1; }
 	[ -x "$dtc" ] || { echo "bench.sh: no dtc built in $1" >&2; return 1; }
@@ -78,7 +81,9 @@ lava_qemu_options()
 	done
 	[ -z "$line" ] || echo "$line"
 	echo "-smp $TB_CPUS"
-	[ "$icount" = 0 ] || echo "-icount shift=0,sleep=off"
+	# the vCPUs in one host thread, as bench.sh's guests (tb_boot)
+	echo "-accel tcg,thread=single"
+	[ "$icount" = 0 ] || echo "-icount $TB_ICOUNT_ARG"
 }
 
 # lava_mem_mib: TB_MEM (512M, 2G) in MiB, as LAVA's context takes it
@@ -94,15 +99,21 @@ lava_mem_mib()
 # rounds FIRST..FIRST+N-1 (guest_kargs), on stdout
 lava_job_file()
 {
-	local l=${3%%,*} opts=() url=$lava_artifacts_url/${3%%,*} secs
+	local opts=() url=$lava_artifacts_url/${3%%,*} secs append
 
 	guest_kargs "$1" "$2" "$3"
 	secs=$guest_secs
-	mapfile -t opts < <(lava_qemu_options)
+	if [ "$lava_method" = qemu ]; then
+		mapfile -t opts < <(lava_qemu_options)
+		append=$(TB_ICOUNT=$icount tb_guest_append bench "${guest_args[@]}" tb.shell)
+	else
+		# a board's own CPUs and counters: none of a QEMU guest's
+		# parameters (its vCPUs, module area, accelerator's PMU)
+		append="loglevel=4 ${guest_args[*]} tb.shell"
+	fi
 	tb_lava_job "tracerbench: $3, round $1$([ "$2" -gt 1 ] && echo "-$(($1 + $2 - 1))")" \
 		"$lava_type" "$TB_ARCH" "$url/${TB_KIMAGE##*/}" \
-		"$url/initramfs.cpio.gz" "$url/${lava_dtb##*/}" \
-		"$(TB_ICOUNT=$icount tb_guest_append bench "${guest_args[@]}" tb.shell)" \
+		"$url/initramfs.cpio.gz" "$url/${lava_dtb##*/}" "$append" \
 		"$secs" "$(lava_mem_mib)" "${opts[@]}"
 }
 
@@ -124,25 +135,31 @@ lava_write()
 lava_boot()
 {
 	local first=$1 n=$2 pos=$3 labels=${boot_labels[$4]} l job dir why m
+	local try=''
 
 	l=${labels%%,*}
 	boot_line "$first" "$n" "$labels" "$5" "$6" "$7" "running the job of"
-	job=$out/jobs/r$first-$l.yaml
-	dir=$out/boots/r$first-$l
+	# a job run again (--resume) is a job of its own: the first's
+	# files, which its message and runs name, stay
+	while [ -e "$out/jobs/r$first-$l$try.yaml" ]; do
+		try=.$((${try#.} + 1))
+		[ "$try" != .1 ] || try=.2
+	done
+	job=$out/jobs/r$first-$l$try.yaml
+	dir=$out/boots/r$first-$l$try
 	{ mkdir -p "$out/jobs" && lava_job_file "$first" "$n" "$labels" >"$job"; } ||
 		die "cannot write $job"
-	tb_lava_run "$job" "$dir.lava"
+	tb_lava_run "$lava_templates" "$job" "$dir.lava"
 	why=$(cat "$dir.lava/result" 2>/dev/null)
 	/usr/bin/python3 "$TB_TOP/tools/lava.py" console "$dir.lava/log" \
 		>"$dir.ktap" 2>/dev/null
-	if take_runs "$dir.ktap" "$pos" 2>/dev/null; then
-		while read -r m; do
-			printf 'lava_job %s\nlava_device_type %s\n' \
-				"$lava_server:$job" "$lava_type" >>"$out/$m"
-		done < <(sed -n 's|^# @@ \(runs/.*/meta\)$|\1|p' "$dir.ktap")
-	elif [ "$why" = pass ]; then
-		why="no runs in its log"
-	fi
+	take_runs "$dir.ktap" "$pos" 2>/dev/null ||
+		[ "$why" != pass ] || why="no runs in its log, or a garbled one"
+	# every run the job gave names it, whatever else went wrong
+	while read -r m; do
+		[ ! -f "$out/$m" ] || printf 'lava_job %s\nlava_device_type %s\n' \
+			"$lava:$job" "$lava_type" >>"$out/$m"
+	done < <(sed -n 's|^# @@ \(runs/.*/meta\)$|\1|p' "$dir.ktap")
 	if [ "$why" != pass ] || ! tb_ktap_passed "$dir"; then
 		[ "$why" != pass ] || why="the suite failed: $(grep -m 1 '^not ok' "$dir.ktap")"
 		lava_failed+=("kernel $labels, round $first: job $job ($dir.lava/log): $why")
@@ -154,6 +171,9 @@ lava_boot()
 run_lava()
 {
 	tb_lava_type "$lava_type" "$TB_ARCH" || exit 2
+	if [ -n "$lava" ]; then
+		lava_templates=$(tb_lava_templates) || die "cannot get LAVA's device types"
+	fi
 	prepare_kernels
 	lava_artifacts
 	if [ -n "$lava_jobs" ]; then
@@ -167,7 +187,7 @@ run_lava()
 	run_rounds lava_boot
 	finish_partial
 	if [ ${#lava_failed[@]} -gt 0 ]; then
-		echo "bench.sh: jobs that failed: ${#lava_failed[@]}; their runs are missing, the others' kept: bench.sh --resume $out runs them again" >&2
+		echo "bench.sh: jobs that failed: ${#lava_failed[@]}; the runs that came back are kept: bench.sh --resume $out runs the missing ones again" >&2
 		exit 1
 	fi
 	finish

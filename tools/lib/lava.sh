@@ -10,7 +10,7 @@ TB_LAVA_TYPES=$TB_TOP/tools/lava/device-types
 TB_LAVA_PROMPT='tracerbench# '
 
 # tb_lava_type TYPE ARCH: TYPE's line for ARCH, into lava_kernel,
-# lava_deploy, lava_boot, lava_commands, lava_console and lava_dtb; 1,
+# lava_deploy, lava_method, lava_commands, lava_console and lava_dtb; 1,
 # naming the types there are, if there is none
 tb_lava_type()
 {
@@ -22,7 +22,7 @@ tb_lava_type()
 		return 1
 	fi
 	# shellcheck disable=SC2034 # read by tb_lava_job and bench.sh
-	read -r _ _ lava_kernel lava_deploy lava_boot lava_commands \
+	read -r _ _ lava_kernel lava_deploy lava_method lava_commands \
 		lava_console lava_dtb <<<"$line"
 }
 
@@ -64,7 +64,7 @@ tb_lava_job()
 	echo "  connection: {minutes: 2}"
 	echo "context:"
 	echo "  arch: $arch"
-	if [ "$lava_boot" = qemu ]; then
+	if [ "$lava_method" = qemu ]; then
 		echo "  no_kvm: true"
 		echo "  memory: $mem"
 		# the template's own machine and CPU, if given
@@ -89,7 +89,7 @@ tb_lava_job()
 	echo "- deploy:"
 	echo "    to: $lava_deploy"
 	echo "    timeout: {minutes: 10}"
-	if [ "$lava_boot" = qemu ]; then
+	if [ "$lava_method" = qemu ]; then
 		echo "    images:"
 		echo "      kernel:"
 		echo "        url: $($q "$kernel")"
@@ -111,8 +111,8 @@ tb_lava_job()
 		fi
 	fi
 	echo "- boot:"
-	echo "    method: $lava_boot"
-	if [ "$lava_boot" = qemu ]; then
+	echo "    method: $lava_method"
+	if [ "$lava_method" = qemu ]; then
 		echo "    media: tmpfs"
 	else
 		echo "    commands: $lava_commands"
@@ -165,15 +165,15 @@ tb_lava_templates_make()
 	return $rc
 }
 
-# tb_lava_run JOB DIR: JOB run on this machine by lava-run, LAVA's own
-# dispatcher, on a device of its type made from its context
-# (tools/lava.py device): the log in DIR/log, the outcome in DIR/result
+# tb_lava_run TEMPLATES JOB DIR: JOB run on this machine by lava-run,
+# LAVA's own dispatcher, on a device of its type made from its context
+# and the device-type templates of TEMPLATES (tools/lava.py device,
+# tb_lava_templates): the log in DIR/log, the outcome in DIR/result
 # ("pass", or "fail TYPE: MESSAGE"); 1 unless it passed
 tb_lava_run()
 {
-	local job=$1 dir=$2 templates id
+	local templates=$1 job=$2 dir=$3 id
 
-	templates=$(tb_lava_templates) || return 1
 	rm -rf "$dir" && mkdir -p "$dir/out" || return 1
 	/usr/bin/python3 "$TB_TOP/tools/lava.py" device "$templates" "$job" \
 		>"$dir/device.yaml" 2>"$dir/log" || {

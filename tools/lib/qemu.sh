@@ -48,6 +48,9 @@ tb_make_initramfs()
 	return $rc
 }
 
+# QEMU's -icount of an exact guest clock (bench.sh --icount): a tick per
+# instruction, and no sleeping while the vCPUs idle
+TB_ICOUNT_ARG=shift=0,sleep=off
 # Guest size; the long suite asks for a small one.
 TB_CPUS=${TB_CPUS:-4}
 TB_MEM=${TB_MEM:-1G}
@@ -106,8 +109,7 @@ tb_boot()
 	# run: with a thread each, 300 on/off pairs of the trace kernel's
 	# events beside four busy vCPUs gave "Oops: int3" in trace_preempt_on
 	# within 12 s; with one, all 300 ended clean.
-	# shellcheck disable=SC2054 # one argument of QEMU's, with commas
-	[ "${TB_ICOUNT:-0}" = 1 ] && accel+=(-icount shift=0,sleep=off)
+	[ "${TB_ICOUNT:-0}" = 1 ] && accel+=(-icount "$TB_ICOUNT_ARG")
 	rm -f "$out".console "$out".ktap
 	tb_arch_outputs "$out"
 	timeout --foreground -k 5 "$secs" "$TB_QEMU" "${TB_QEMU_MACHINE[@]}" \
