@@ -506,8 +506,19 @@ boot_pos()
 	local m
 
 	while read -r m; do
-		[ ! -f "$out/$m" ] || echo "boot_pos $2" >>"$out/$m" || return 1
-	done < <(sed -n 's|^# @@ \(runs/.*/meta\)$|\1|p' "$1")
+		echo "boot_pos $2" >>"$m" || return 1
+	done < <(run_metas "$1")
+}
+
+# run_metas KTAP: the meta of each run the guest output KTAP gave whole,
+# its path in the results directory, a line each
+run_metas()
+{
+	local m
+
+	sed -n 's|^# @@ \(runs/.*/meta\)$|\1|p' "$1" | while read -r m; do
+		[ ! -f "$out/$m" ] || echo "$out/$m"
+	done
 }
 
 # bench_initrd LABEL: the initramfs of the boot LABEL leads, in the

@@ -135,15 +135,15 @@ lava_write()
 lava_boot()
 {
 	local first=$1 n=$2 pos=$3 labels=${boot_labels[$4]} l job dir why m
-	local try=''
+	local try='' tries=1
 
 	l=${labels%%,*}
 	boot_line "$first" "$n" "$labels" "$5" "$6" "$7" "running the job of"
 	# a job run again (--resume) is a job of its own: the first's
 	# files, which its message and runs name, stay
 	while [ -e "$out/jobs/r$first-$l$try.yaml" ]; do
-		try=.$((${try#.} + 1))
-		[ "$try" != .1 ] || try=.2
+		tries=$((tries + 1))
+		try=.$tries
 	done
 	job=$out/jobs/r$first-$l$try.yaml
 	dir=$out/boots/r$first-$l$try
@@ -157,9 +157,9 @@ lava_boot()
 		[ "$why" != pass ] || why="no runs in its log, or a garbled one"
 	# every run the job gave names it, whatever else went wrong
 	while read -r m; do
-		[ ! -f "$out/$m" ] || printf 'lava_job %s\nlava_device_type %s\n' \
-			"$lava:$job" "$lava_type" >>"$out/$m"
-	done < <(sed -n 's|^# @@ \(runs/.*/meta\)$|\1|p' "$dir.ktap")
+		printf 'lava_job %s\nlava_device_type %s\n' "$lava:$job" \
+			"$lava_type" >>"$m"
+	done < <(run_metas "$dir.ktap")
 	if [ "$why" != pass ] || ! tb_ktap_passed "$dir"; then
 		[ "$why" != pass ] || why="the suite failed: $(grep -m 1 '^not ok' "$dir.ktap")"
 		lava_failed+=("kernel $labels, round $first: job $job ($dir.lava/log): $why")
