@@ -232,8 +232,9 @@ tb_box_start()
 
 	# TB_ICOUNT=1: a busy vCPU's clock counts its instructions, as in
 	# tb_boot, so that a window costs there what it costs in a guest of
-	# bench.sh's; an idle one's follows the host's (sleep on), so that
-	# the box's TCP timers do not outrun the replies of the host's ssh
+	# bench.sh's; an idle one's follows the host's (sleep on), as a real
+	# box's does, where sleep=off would jump it to its next timer while
+	# the box waits on the host's ssh
 	[ "${TB_ICOUNT:-0}" = 1 ] && counted=(-icount shift=0)
 
 	[ "$TB_ARCH" = x86_64 ] || {
