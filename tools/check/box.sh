@@ -104,10 +104,8 @@ check_box_boot()
 
 # box_bench DIR OUT ARG...: bench.sh --target on the box of DIR, its
 # results in OUT, its output in OUT.log; its exit status. Run in the
-# background (&), it is bench.sh itself, with SIGINT as a terminal's
-# Ctrl-C gives it: a shell's background jobs ignore SIGINT, and a
-# signal ignored when bash starts cannot be trapped (Python, which
-# resets it, ignores SIGPIPE: that is reset too).
+# background (&), it is bench.sh itself, which Ctrl-C's SIGINT reaches
+# (tb_interruptible).
 box_bench()
 {
 	local dir=$1 out=$2
@@ -117,11 +115,7 @@ box_bench()
 		"	StrictHostKeyChecking no" "	UserKnownHostsFile /dev/null" \
 		"	LogLevel ERROR" >"$dir/ssh_config"
 	rm -rf "$out"
-	TB_SSH_CONFIG=$dir/ssh_config exec /usr/bin/python3 -c '
-import os, signal, sys
-signal.signal(signal.SIGINT, signal.SIG_DFL)
-signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-os.execv(sys.argv[1], sys.argv[1:])' "$TB_TOP/tools/bench.sh" \
+	TB_SSH_CONFIG=$dir/ssh_config tb_interruptible "$TB_TOP/tools/bench.sh" \
 		--target "ssh://root@127.0.0.1:$(cat "$dir/port")" \
 		--nr-samples 2000 --out "$out" "$@" >"$out.log" 2>&1
 }
@@ -254,12 +248,7 @@ check_box_resume()
 		stock=installed:"$rel" box="$box" \
 		box-pad="$box,patches=$TB_TOP/tools/patches/pad-irqoff") &
 	pid=$!
-	until grep -q '^bench.sh: round 1 of 1: stock .*(run 1 of' "$out.log" 2>/dev/null; do
-		kill -0 $pid 2>/dev/null || break
-		sleep 0.5
-	done
-	kill -INT $pid
-	wait $pid
+	tb_interrupt_at $pid "$out.log" '^bench.sh: round 1 of 1: stock .*(run 1 of'
 	rc=$?
 	sed 's/^/[box interrupted] /' "$out.log"
 	{ [ $rc = 1 ] && grep -q "stopped as asked" "$out.log"; } ||

@@ -19,6 +19,33 @@ tb_scenario_lines()
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "${1:-$TB_TOP/tools/scenarios}"
 }
 
+# tb_interruptible CMD ARG...: CMD run as a terminal runs it, with
+# SIGINT (Ctrl-C) and SIGPIPE as they should be, by a check that runs it
+# in the background (&): a shell's background jobs ignore SIGINT, and
+# a signal ignored when bash starts cannot be trapped (Python, which
+# resets SIGINT, ignores SIGPIPE: that is reset too)
+tb_interruptible()
+{
+	exec /usr/bin/python3 -c '
+import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+os.execv(sys.argv[1], sys.argv[1:])' "$@"
+}
+
+# tb_interrupt_at PID LOG PATTERN: SIGINT (Ctrl-C) to the background job
+# PID (tb_interruptible) once its LOG has a line matching PATTERN (grep),
+# or at once if it ended before; its exit status
+tb_interrupt_at()
+{
+	until grep -q "$3" "$2" 2>/dev/null; do
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.5
+	done
+	kill -INT "$1"
+	wait "$1"
+}
+
 # result STATUS NAME: print one result, "ok - NAME" for a status of 0, and
 # count it in the caller's passed and failed.
 result()
