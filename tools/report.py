@@ -32,7 +32,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from teststats import (bootstrap_ci, flip_min_p, holm,  # noqa: E402
                        mann_whitney, median, sign_flip)
 from plots import plot  # noqa: E402
-from reportfmt import machine_words, print_lkml, print_text  # noqa: E402
+from reportfmt import lab_words, machine_words, print_lkml, print_text  # noqa: E402
 from reportcode import code_lines, code_table  # noqa: E402
 from cfacts import CFactsError, facts  # noqa: E402
 
@@ -600,6 +600,9 @@ def describe(rows, order):
             where = f"the test box {env['target']}"
         if "machine_cpu_model" in env:
             where += f" ({machine_words(env)})"
+        if "lava" in env:
+            where = lab_words(env) if mode == "host" else \
+                f"{where}, {lab_words(env)}"
         lines.append(f"{d}: {env.get('arch', '?')}, {where}; "
                      f"host CPU {env.get('host_cpu', '?')}, "
                      f"load {env.get('host_load', '?')}; "

@@ -226,6 +226,14 @@ def machine_words(env):
             f"{env.get('machine_turbo', '?')}")
 
 
+def lab_words(env):
+    """Where a bench.sh --lava run's jobs ran: its device type and lab
+    (a server's URL, or lava-run on the machine bench.sh ran on)."""
+    lab = env.get("lava", "?")
+    lab = "lava-run on the host" if lab == "local" else lab
+    return f"LAVA device type {env.get('lava_device_type', '?')}, {lab}"
+
+
 def lkml_header(tables, rows, order):
     """Lines per results directory: arch, QEMU mode or the host's CPU,
     the counter's rate; what was run; then each kernel, by its release,
@@ -242,6 +250,10 @@ def lkml_header(tables, rows, order):
         where = MODES.get(mode) or f"CPU {env.get('host_cpu', '?')}"
         if "machine_cpu_model" in env:
             where = machine_words(env)
+        if "lava" in env:
+            # a board's CPU is not the host's
+            where = lab_words(env) if mode == "host" else \
+                f"{where}, {lab_words(env)}"
         hz = sorted(e["counter_hz"] for e in tables[0]["rows"]
                     if e["row"] in names and e["counter_hz"]) \
             if tables else []

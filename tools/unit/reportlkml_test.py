@@ -116,10 +116,27 @@ def t_lkml_box(tmp):
         "average above 0.5 (up to 0.93): other work shared the CPUs"])
 
 
+def t_lkml_lab(tmp):
+    """--format lkml of a board's jobs in a LAVA lab (bench.sh --lava
+    URL --device-type TYPE): the header names the device type and the
+    lab, not the CPU of the host that submitted the jobs."""
+    env = dict(mode="host", arch="arm64", host_cpu="AMD EPYC",
+               nr_samples=10000, rounds=2, tracerbench="0.3.0",
+               lava="https://lava.example.org/",
+               lava_device_type="bcm2711-rpi-4-b")
+    d = results(f"{tmp}/lab", env, {"a.off": [75] * 2, "b.off": [80] * 2})
+    rc, out, err = report(["--format", "lkml", "--reference", "a", d])
+    expect("exit", rc, 0)
+    expect("the header's first lines", out.splitlines()[:2], [
+           "arm64, LAVA device type bcm2711-rpi-4-b, "
+           "https://lava.example.org/,", "    counter 1 GHz"])
+
+
 TESTS = [
     ("--format lkml: the cover letter's table, golden", t_lkml),
     ("--format lkml: each directory's kernels by release", t_lkml_dirs),
     ("--format lkml: a test box named; its warnings said", t_lkml_box),
+    ("--format lkml: a LAVA lab's board named", t_lkml_lab),
 ]
 
 
