@@ -27,7 +27,7 @@ usage()
 	cat <<EOF
 usage: tools/bench.sh [options] KERNEL...
        tools/bench.sh --target ssh://[USER@]HOST[:PORT] [options] KERNEL...
-       tools/bench.sh --lava local [--device-type TYPE] [options] KERNEL...
+       tools/bench.sh --lava local|URL [--device-type TYPE] [options] KERNEL...
        tools/bench.sh --lava-dry-run DIR [--device-type TYPE] [options] KERNEL...
        tools/bench.sh --host [options]
        tools/bench.sh --resume DIR [--rounds N]
@@ -87,8 +87,13 @@ options (--opt VALUE or --opt=VALUE; lists comma-separated):
   --box-config     with --target, build the variants from the box's own
                    configuration (/proc/config.gz or /boot/config-RELEASE)
                    with their tracing fragments merged on top
-  --lava local     run each boot as a LAVA job (doc/lava.md) with
+  --lava local|URL run each boot as a LAVA job (doc/lava.md): with
                    lava-run, LAVA's own dispatcher, on this machine
+                   (local), or submitted by lavacli to the LAVA server
+                   at URL (http[s]://[USER@]HOST[:PORT][/PATH])
+  --lava-token FILE
+                   with --lava URL, the token of URL's USER is FILE's
+                   first line (default: lavacli's identity of URL)
   --device-type TYPE
                    the LAVA device type the jobs are for (default qemu):
                    $(tb_lava_types | paste -sd ' ')
@@ -128,7 +133,7 @@ parse_args()
 	do_work=0 host=0 arch='' clock='' batch=1 vcpus='' mem=''
 	host_label='' target='' cpus='' kcmdline='' resume='' rounds_set=0
 	box_config=0 lava='' lava_type='' lava_dry='' lava_artifacts_url=''
-	lava_artifacts_dir=''
+	lava_artifacts_dir='' lava_token=''
 	nopts=0
 	args=("$@")
 	tb_cli_parse "$@"
@@ -158,10 +163,11 @@ parse_args()
 		--artifacts)	lava_artifacts_url=$2 ;;
 		--artifacts-dir) lava_artifacts_dir=$2 ;;
 		--lava-dry-run)	lava_dry=$2 ;;
+		--lava-token)	lava_token=$2 ;;
 		--resume)	resume=$2 ;;
 		esac
 		case $1 in
-		--lava | --device-type | --artifacts | --artifacts-dir | --lava-dry-run)
+		--lava | --device-type | --artifacts | --artifacts-dir | --lava-dry-run | --lava-token)
 			[ -n "$2" ] || tb_usage_error "$1 wants a value" ;;
 		esac
 		shift 2
@@ -223,30 +229,7 @@ if [ $host = 1 ] || [ -n "$target" ]; then
 	[ $icount = 0 ] || tb_usage_error "--icount applies to QEMU guests only"
 	[ -z "$vcpus$mem" ] || tb_usage_error "--vcpus and --mem apply to QEMU guests only"
 fi
-if [ -n "$lava$lava_dry" ]; then
-	[ -z "$lava" ] || [ "$lava" = local ] ||
-		tb_usage_error "--lava: local runs the jobs here with lava-run; submitting them to a LAVA server ($lava) is not built yet (doc/lava.md)"
-	[ -z "$lava" ] || [ -z "$lava_dry" ] ||
-		tb_usage_error "--lava runs the jobs, --lava-dry-run only writes them: one of the two"
-	[ -z "$lava" ] || [ "$(id -u)" = 0 ] ||
-		tb_usage_error "--lava local runs lava-run, which runs as root alone"
-	{ [ $host = 0 ] && [ -z "$target" ]; } ||
-		tb_usage_error "--lava and --lava-dry-run run the kernels in a lab, not on --host or --target"
-	[ -z "$lava_dry" ] || [ -z "$resume$out" ] ||
-		tb_usage_error "--lava-dry-run DIR writes jobs alone: no --out or --resume"
-	: "${lava_type:=qemu}"
-	tb_lava_types | grep -Fqx "$lava_type/${arch:-x86_64}" ||
-		tb_usage_error "--device-type: no $lava_type for ${arch:-x86_64} in tools/lava/device-types ($(tb_lava_types | paste -sd ' '))"
-	if [ "$lava_type" != qemu ]; then
-		{ [ $icount = 0 ] && [ -z "$vcpus$mem" ]; } ||
-			tb_usage_error "--icount, --vcpus and --mem apply to QEMU guests only, not to $lava_type boards"
-		[ -z "$lava" ] ||
-			tb_usage_error "--lava local runs qemu devices alone: a $lava_type board is a lab's (--lava-dry-run)"
-	fi
-else
-	[ -z "$lava_type$lava_artifacts_url$lava_artifacts_dir" ] ||
-		tb_usage_error "--device-type, --artifacts and --artifacts-dir go with --lava or --lava-dry-run"
-fi
+lava_check_options
 if [ -n "$target" ]; then
 	[ $host = 0 ] || tb_usage_error "--host or --target, not both"
 	[ -z "$arch" ] || [ "$arch" = x86_64 ] ||
@@ -764,7 +747,11 @@ else
 	# what they need installed, and their checks that need it
 	needs=(module)
 	[ -n "$target" ] || needs+=(guest)
-	[ -z "$lava" ] || needs+=(lava)
+	case $lava in
+	'') ;;
+	local)	needs+=(lava) ;;
+	*)	needs+=(lavacli) ;;
+	esac
 	for s in "${specs[@]}"; do
 		tb_spec_add "$s"
 		case ${TB_SPECS[$TB_SPEC_LAST.kind]} in

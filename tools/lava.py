@@ -13,7 +13,14 @@ Jinja2 are needed:
                                  "target"), from a LAVA job log: what
                                  lava-run writes, or lavacli's raw log
   lava.py result RESULT          a job's outcome from lava-run's
-                                 result.yaml: "pass", or "fail TYPE: MSG"
+                                 result.yaml, or from a job log:
+                                 "pass", or "fail TYPE: MSG"
+  lava.py job SHOW               a job's state, health, device and
+                                 failure comment, a "NAME VALUE" line
+                                 each, from lavacli jobs show --yaml
+  lava.py identity CONFIG URL    the name of lavacli's identity in
+                                 CONFIG (its lavacli.yaml) for the
+                                 server at URL
 
 It needs python3-yaml and python3-jinja2 (lava-dispatcher's own)."""
 
@@ -57,28 +64,42 @@ def console(log_file):
     """Each line a LAVA log holds at level "target", as the board printed
     it; a log's line is a YAML flow mapping, alone (lava-run) or as a
     list's item (lavacli jobs logs --raw)."""
+    for msg in log_records(log_file, 'target'):
+        # LAVA keeps the board's quotes escaped
+        if isinstance(msg, str):
+            print(msg.replace('\\"', '"'))
+
+
+def log_records(log_file, level):
+    """the messages of LEVEL in a LAVA job log (lava-run's or lavacli's
+    raw form: a YAML flow mapping a line, alone or as a list's item)"""
     loader = getattr(yaml, 'CSafeLoader', yaml.SafeLoader)
     with open(log_file, errors='replace') as f:
         for line in f:
             line = line.strip()
             if line.startswith('- '):
                 line = line[2:]
-            if '"lvl": "target"' not in line:
+            if f'"lvl": "{level}"' not in line:
                 continue
             try:
                 rec = yaml.load(line, Loader=loader)
             except yaml.YAMLError:
                 continue
-            msg = rec.get('msg', '') if isinstance(rec, dict) else ''
-            # LAVA keeps the board's quotes escaped
-            if isinstance(msg, str):
-                print(msg.replace('\\"', '"'))
+            if isinstance(rec, dict):
+                yield rec.get('msg', '')
 
 
 def result(result_file):
-    """pass, or fail with LAVA's error type and message"""
-    with open(result_file) as f:
-        res = yaml.safe_load(f) or {}
+    """pass, or fail with LAVA's error type and message: of lava-run's
+    result.yaml, or of the job's own result in a job log"""
+    with open(result_file, errors='replace') as f:
+        text = f.read()
+    if '"lvl": ' in text:
+        res = next((m for m in log_records(result_file, 'results')
+                    if isinstance(m, dict) and m.get('case') == 'job'
+                    and m.get('definition') == 'lava'), {})
+    else:
+        res = yaml.safe_load(text) or {}
     if res.get('result') == 'pass':
         print('pass')
     else:
@@ -86,17 +107,69 @@ def result(result_file):
               f"{res.get('error_msg', 'no message')}")
 
 
+def job(show_file):
+    """the fields of a job a poll needs, from lavacli's YAML of it"""
+    with open(show_file) as f:
+        show = yaml.safe_load(f) or {}
+    if not isinstance(show, dict) or 'state' not in show:
+        fail(f'{show_file}: not a job as lavacli shows one')
+    for k in ('state', 'health', 'device', 'failure_comment'):
+        v = show.get(k)
+        print(k, ' '.join(str(v).split()) if v is not None else '-')
+
+
+def server_key(url):
+    """a server's URL as host, port and path: its scheme's default port
+    named, its user and lavacli's /RPC2 left out"""
+    from urllib.parse import urlsplit
+
+    u = urlsplit(url)
+    try:
+        port = u.port or {'http': 80, 'https': 443}.get(u.scheme)
+    except ValueError:
+        return None
+    path = u.path.rstrip('/')
+    if path.endswith('/RPC2'):
+        path = path[:-len('/RPC2')]
+    return (u.scheme, (u.hostname or '').lower(), port, path)
+
+
+def identity(config, url):
+    """the identity of lavacli's own configuration whose uri is URL's
+    server (and whose username URL's, if it names one): its token stays
+    there, lavacli reads it (lavacli -i NAME)"""
+    try:
+        with open(config) as f:
+            ids = yaml.safe_load(f) or {}
+    except OSError as e:
+        fail(f'no lavacli configuration: {e.strerror}: {config}')
+    from urllib.parse import urlsplit
+
+    want = server_key(url)
+    user = urlsplit(url).username
+    names = [n for n, v in sorted(ids.items()) if isinstance(v, dict)
+             and want and server_key(str(v.get('uri', ''))) == want
+             and user in (None, v.get('username'))]
+    if not names:
+        fail(f'no identity for {url} in {config}')
+    if len(names) > 1:
+        fail(f'identities {", ".join(names)} of {config} all name {url}')
+    print(names[0])
+
+
 def main(argv):
     if len(argv) >= 2 and argv[1] in ('-h', '--help'):
         print(__doc__)
         return 0
     cmds = {'device': (device, 2), 'console': (console, 1),
-            'result': (result, 1)}
+            'result': (result, 1), 'job': (job, 1),
+            'identity': (identity, 2)}
     if len(argv) < 2 or argv[1] not in cmds or \
        len(argv) - 2 < cmds[argv[1]][1] or \
        (argv[1] != 'device' and len(argv) - 2 > cmds[argv[1]][1]):
         fail('usage: lava.py device TEMPLATES JOB [NAME=VALUE...] | '
-             'console LOG | result RESULT (--help)', 2)
+             'console LOG | result RESULT | job SHOW | '
+             'identity CONFIG URL (--help)', 2)
     cmds[argv[1]][0](*argv[2:])
     return 0
 

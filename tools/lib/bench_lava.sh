@@ -135,6 +135,7 @@ lava_write()
 lava_boot()
 {
 	local first=$1 n=$2 pos=$3 labels=${boot_labels[$4]} l job dir why m
+	local name device
 	local try='' tries=1
 
 	l=${labels%%,*}
@@ -149,7 +150,15 @@ lava_boot()
 	dir=$out/boots/r$first-$l$try
 	{ mkdir -p "$out/jobs" && lava_job_file "$first" "$n" "$labels" >"$job"; } ||
 		die "cannot write $job"
-	tb_lava_run "$lava_templates" "$job" "$dir.lava"
+	if [ "$lava" = local ]; then
+		tb_lava_run "$lava_templates" "$job" "$dir.lava"
+		name=local:$job device=local
+	else
+		tb_lava_submit "$job" "$dir.lava"
+		name=$(cat "$dir.lava/url" 2>/dev/null)
+		device=$(cat "$dir.lava/device" 2>/dev/null)
+		name=${name:-$job} device=${device:--}
+	fi
 	why=$(cat "$dir.lava/result" 2>/dev/null)
 	/usr/bin/python3 "$TB_TOP/tools/lava.py" console "$dir.lava/log" \
 		>"$dir.ktap" 2>/dev/null
@@ -157,22 +166,40 @@ lava_boot()
 		[ "$why" != pass ] || why="no runs in its log, or a garbled one"
 	# every run the job gave names it, whatever else went wrong
 	while read -r m; do
-		printf 'lava_job %s\nlava_device_type %s\n' "$lava:$job" \
-			"$lava_type" >>"$m"
+		printf 'lava_job %s\nlava_device %s\nlava_device_type %s\n' \
+			"$name" "$device" "$lava_type" >>"$m"
 	done < <(run_metas "$dir.ktap")
 	if [ "$why" != pass ] || ! tb_ktap_passed "$dir"; then
 		[ "$why" != pass ] || why="the suite failed: $(grep -m 1 '^not ok' "$dir.ktap")"
-		lava_failed+=("kernel $labels, round $first: job $job ($dir.lava/log): $why")
+		lava_failed+=("kernel $labels, round $first: job ${name#local:} ($dir.lava/log): $why")
 		echo "bench.sh: ${lava_failed[-1]}" >&2
 	fi
 	return 0
 }
 
+# lava_interrupt: Ctrl-C stops after the job under way, a second one
+# cancels it
+lava_interrupt()
+{
+	if [ "$stop_asked" = 0 ]; then
+		stop_asked=1
+		echo "bench.sh: stopping after the job under way; Ctrl-C again cancels it" >&2
+		return
+	fi
+	[ -z "$tb_lava_job_id" ] || tb_lavacli jobs cancel "$tb_lava_job_id" >&2
+	die "stopped, job $tb_lava_job_id canceled: bench.sh --resume $out goes on"
+}
+
 run_lava()
 {
 	tb_lava_type "$lava_type" "$TB_ARCH" || exit 2
-	if [ -n "$lava" ]; then
+	if [ "$lava" = local ]; then
 		lava_templates=$(tb_lava_templates) || die "cannot get LAVA's device types"
+	elif [ -n "$lava" ]; then
+		trap tb_lava_disconnect EXIT
+		tb_lava_connect "$lava" "$lava_token" || exit 1
+		[[ $lava_artifacts_url != file://* ]] ||
+			echo "bench.sh: the jobs fetch their kernels from $lava_artifacts_url, which only a worker on this machine reaches: --artifacts URL names where a lab's reach them" >&2
 	fi
 	prepare_kernels
 	lava_artifacts
@@ -184,8 +211,14 @@ run_lava()
 	fi
 	write_env
 	lava_failed=()
+	trap lava_interrupt INT
 	run_rounds lava_boot
+	trap - INT
 	finish_partial
+	if [ "$stop_asked" = 1 ]; then
+		echo "bench.sh: stopped as asked: bench.sh --resume $out goes on" >&2
+		exit 1
+	fi
 	if [ ${#lava_failed[@]} -gt 0 ]; then
 		echo "bench.sh: jobs that failed: ${#lava_failed[@]}; the runs that came back are kept: bench.sh --resume $out runs the missing ones again" >&2
 		exit 1
@@ -194,4 +227,41 @@ run_lava()
 	[ "$lava_artifacts_dir" != "$out/boots/artifacts" ] ||
 		rm -rf "$lava_artifacts_dir"
 	echo "bench.sh: results in $out ($((SECONDS - started)) s)" >&2
+}
+
+# lava_check_options: bench.sh's LAVA options checked against the others
+lava_check_options()
+{
+	if [ -z "$lava$lava_dry" ]; then
+		[ -z "$lava_type$lava_artifacts_url$lava_artifacts_dir$lava_token" ] ||
+			tb_usage_error "--device-type, --artifacts, --artifacts-dir and --lava-token go with --lava or --lava-dry-run"
+		return 0
+	fi
+	case $lava in
+	'' | local | http://?* | https://?*) ;;
+	*)	tb_usage_error "--lava: local, or a LAVA server's http:// or https:// URL, not '$lava'" ;;
+	esac
+	[[ ! $lava =~ ^https?://[^/@]*:[^/@]*@ ]] ||
+		tb_usage_error "--lava: no token in the URL, which logs and ps show: --lava-token FILE"
+	[ -z "$lava_token" ] || [[ $lava =~ ^https?:// ]] ||
+		tb_usage_error "--lava-token goes with --lava URL"
+	[ -z "$lava_token" ] || [ -r "$lava_token" ] ||
+		tb_usage_error "--lava-token: cannot read $lava_token"
+	[ -z "$lava" ] || [ -z "$lava_dry" ] ||
+		tb_usage_error "--lava runs the jobs, --lava-dry-run only writes them: one of the two"
+	[ "$lava" != local ] || [ "$(id -u)" = 0 ] ||
+		tb_usage_error "--lava local runs lava-run, which runs as root alone"
+	{ [ "$host" = 0 ] && [ -z "$target" ]; } ||
+		tb_usage_error "--lava and --lava-dry-run run the kernels in a lab, not on --host or --target"
+	[ -z "$lava_dry" ] || [ -z "$resume$out" ] ||
+		tb_usage_error "--lava-dry-run DIR writes jobs alone: no --out or --resume"
+	: "${lava_type:=qemu}"
+	tb_lava_types | grep -Fqx "$lava_type/${arch:-x86_64}" ||
+		tb_usage_error "--device-type: no $lava_type for ${arch:-x86_64} in tools/lava/device-types ($(tb_lava_types | paste -sd ' '))"
+	if [ "$lava_type" != qemu ]; then
+		{ [ "$icount" = 0 ] && [ -z "$vcpus$mem" ]; } ||
+			tb_usage_error "--icount, --vcpus and --mem apply to QEMU guests only, not to $lava_type boards"
+		[ "$lava" != local ] ||
+			tb_usage_error "--lava local runs qemu devices alone: a $lava_type board is a lab's (--lava URL, --lava-dry-run)"
+	fi
 }

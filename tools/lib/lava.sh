@@ -195,3 +195,126 @@ tb_lava_run()
 	fi
 	[ "$(cat "$dir/result")" = pass ]
 }
+
+# A LAVA server (bench.sh --lava URL) is reached by lavacli, as an
+# identity of lavacli's own configuration (whose token stays there) or
+# with the token of a file (--lava-token), written for lavacli alone
+# into a directory of the run's (mode 700) that tb_lava_disconnect
+# removes. The token is never on a command line or in the environment,
+# and lavacli's messages, whose URLs carry it, are masked.
+
+# tb_lava_connect URL [TOKEN_FILE]: lavacli set up for URL's server
+# (tb_lava_cli; tb_lava_base, the server's URL without user or /RPC2),
+# and the server asked its version; 1, saying why, if it does not answer
+tb_lava_connect()
+{
+	local url=${1%/} user token conf name version
+
+	url=${url%/RPC2}
+	user='' tb_lava_base=$url
+	if [[ $url =~ ^([a-z]+://)([^@/]*)@(.*)$ ]]; then
+		user=${BASH_REMATCH[2]}
+		tb_lava_base=${BASH_REMATCH[1]}${BASH_REMATCH[3]}
+	fi
+	if [ -n "$2" ]; then
+		[ -n "$user" ] || { echo "tracerbench: --lava-token: the token's user goes in the URL (https://USER@HOST/)" >&2; return 1; }
+		{ read -r token <"$2"; } 2>/dev/null
+		[ -n "$token" ] || { echo "tracerbench: --lava-token: no token on the first line of $2" >&2; return 1; }
+		tb_lava_confdir=$(mktemp -d "${TMPDIR:-/tmp}/tracerbench-lavacli.XXXXXX") ||
+			return 1
+		# printf is bash's own: the token is on no command line
+		(umask 077 && printf 'tracerbench:\n  uri: %s\n  username: %s\n  token: %s\n' \
+			"$(tb_lava_quote "$tb_lava_base/RPC2")" \
+			"$(tb_lava_quote "$user")" "$(tb_lava_quote "$token")" \
+			>"$tb_lava_confdir/lavacli.yaml") || return 1
+		tb_lava_cli=(env "XDG_CONFIG_HOME=$tb_lava_confdir" lavacli -i tracerbench)
+	else
+		conf=${XDG_CONFIG_HOME:-$HOME/.config}/lavacli.yaml
+		name=$(/usr/bin/python3 "$TB_TOP/tools/lava.py" identity "$conf" "$url") ||
+			{ echo "tracerbench: --lava $1: give --lava-token FILE, or add an identity of the server to lavacli's configuration (lavacli identities add)" >&2; return 1; }
+		tb_lava_cli=(lavacli -i "$name")
+	fi
+	version=$(tb_lavacli system version) ||
+		{ echo "tracerbench: the LAVA server $tb_lava_base does not answer lavacli: $version" >&2; return 1; }
+	echo "tracerbench: LAVA server $tb_lava_base, version $version" >&2
+}
+
+# tb_lava_disconnect: the token's directory, if any, removed
+tb_lava_disconnect()
+{
+	[ -z "$tb_lava_confdir" ] || rm -rf "$tb_lava_confdir"
+	tb_lava_confdir=
+}
+
+# tb_lava_mask: stdin to stdout with the password of any URL (where
+# lavacli puts the token) masked
+tb_lava_mask()
+{
+	sed -E 's#(://[^/:@]*:)[^@/]*@#\1<token>@#g'
+}
+
+# tb_lavacli ARG...: lavacli ARGs on the server of tb_lava_connect, its
+# output masked (tb_lava_mask): lavacli says why it failed on stdout
+tb_lavacli()
+{
+	local out rc
+
+	out=$("${tb_lava_cli[@]}" "$@" 2> >(tb_lava_mask | sed 's/^/lavacli: /' >&2))
+	rc=$?
+	[ -z "$out" ] || tb_lava_mask <<<"$out"
+	return $rc
+}
+
+# tb_lava_submit JOB DIR: JOB submitted to the server of tb_lava_connect,
+# followed to its end and its log fetched: DIR/url the job's page,
+# DIR/device its device, DIR/log its log (lavacli's raw form),
+# DIR/result "pass" or "fail HEALTH, TYPE: MESSAGE (COMMENT)"; 1 unless
+# it passed. Its states show as they change; tb_lava_job_id is the job's
+# while it runs.
+tb_lava_submit()
+{
+	local job=$1 dir=$2 id state='' now lost=0 health why comment
+
+	rm -rf "$dir" && mkdir -p "$dir" || return 1
+	id=$(tb_lavacli jobs submit "$job" 2>&1)
+	# lavacli exits 0 when the server refuses a job, saying why
+	if ! [[ $id =~ ^[0-9]+$ ]]; then
+		echo "fail submit: $(tr '\n' ' ' <<<"$id")" >"$dir/result"
+		return 1
+	fi
+	# shellcheck disable=SC2034 # bench.sh's Ctrl-C cancels it
+	tb_lava_job_id=$id
+	echo "$tb_lava_base/scheduler/job/$id" >"$dir/url"
+	while :; do
+		if tb_lavacli jobs show "$id" --yaml >"$dir/show.yaml" 2>&1; then
+			lost=0
+			now=$(/usr/bin/python3 "$TB_TOP/tools/lava.py" job "$dir/show.yaml" |
+				sed -n 's/^state //p')
+			if [ "$now" != "$state" ]; then
+				state=$now
+				echo "tracerbench: job $(cat "$dir/url"): $state" >&2
+			fi
+			[ "$state" != Finished ] || break
+		elif [ $((lost += 1)) -ge 5 ]; then
+			echo "fail server: $(tail -n 1 "$dir/show.yaml")" >"$dir/result"
+			return 1
+		fi
+		sleep "${TB_LAVA_POLL:-10}"
+	done
+	# shellcheck disable=SC2034 # as above
+	tb_lava_job_id=
+	/usr/bin/python3 "$TB_TOP/tools/lava.py" job "$dir/show.yaml" >"$dir/job"
+	sed -n 's/^device //p' "$dir/job" >"$dir/device"
+	tb_lavacli jobs logs "$id" --raw --no-follow >"$dir/log" ||
+		{ echo "fail log: $(tail -n 1 "$dir/log")" >"$dir/result"; return 1; }
+	# the server's health, with the dispatcher's own error from the log
+	health=$(sed -n 's/^health //p' "$dir/job")
+	why=$(/usr/bin/python3 "$TB_TOP/tools/lava.py" result "$dir/log")
+	comment=$(sed -n 's/^failure_comment //p' "$dir/job")
+	if [ "$health" = Complete ]; then
+		echo pass
+	else
+		echo "fail $health, ${why#fail }$([ "$comment" = - ] || echo " ($comment)")"
+	fi >"$dir/result"
+	[ "$(cat "$dir/result")" = pass ]
+}

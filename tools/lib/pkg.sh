@@ -34,6 +34,8 @@ tb_image_pkg()
 #   check	make check's parts of an architecture beyond the above:
 #		DKMS, sparse for KUnit, the 6.1 tree (tools/check/tree.sh)
 #   lava	LAVA's dispatcher, to run jobs here (bench.sh --lava local)
+#   lavacli	LAVA's client, to run jobs on a server (bench.sh --lava URL)
+#   lavalab	a LAVA server on this machine (tools/lib/lavalab.sh)
 tb_packages()
 {
 	local n img out=''
@@ -41,6 +43,7 @@ tb_packages()
 	# shellcheck disable=SC2046 # needs are words
 	[ $# -gt 0 ] ||
 		set -- module guest kbuild source patch git host check lava \
+			lavacli lavalab \
 			$(for n in $TB_KERNELS; do echo "kernel=$n"; done)
 	for n in "$@"; do
 		case $n in
@@ -64,6 +67,20 @@ tb_packages()
 		# its device-type templates: lava-server's package, unpacked
 		# (tb_lava_templates)
 		lava)	out+=" lava-dispatcher python3-yaml python3-jinja2" ;;
+		lavacli) out+=" lavacli python3-yaml" ;;
+		# lava-server's dependencies: the server itself is its
+		# package unpacked in the cache (tb_lava_templates)
+		lavalab) out+=" lava-dispatcher lavacli postgresql-15 gunicorn"
+			out+=" python3-celery python3-defusedxml python3-django"
+			out+=" python3-django-allauth python3-django-auth-ldap"
+			out+=" python3-django-environ python3-django-filters"
+			out+=" python3-django-tables2 python3-djangorestframework"
+			out+=" python3-djangorestframework-extensions"
+			out+=" python3-djangorestframework-filters python3-docutils"
+			out+=" python3-eventlet python3-jinja2 python3-junit.xml"
+			out+=" python3-psycopg2 python3-requests python3-simplejson"
+			out+=" python3-tap python3-tz python3-voluptuous"
+			out+=" python3-whitenoise python3-yaml python3-zmq" ;;
 		check)	out+=" dkms sparse linux-source-6.1 git"
 			# the box, a QEMU guest as a test machine (tools/lib/box.sh)
 			out+=" mmdebstrap e2fsprogs openssh-client"

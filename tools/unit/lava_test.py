@@ -3,7 +3,9 @@
 """bench.sh --lava's pieces on the host, on made-up inputs: tools/lava.py's
 console lines from a LAVA log (lava-run's and lavacli's forms, the
 board's quotes escaped, other levels and broken lines left out), a
-result's outcome, a device dictionary rendered with a job's context and
+result's outcome (lava-run's result.yaml, a job log), a job's state
+(lavacli's YAML), lavacli's identity of a server, --lava-token's token
+handed to lavacli (a stand-in) and masked, a device dictionary rendered with a job's context and
 a lab's settings; and tb_lava_job (tools/lib/lava.sh): for every device
 type of tools/lava/device-types, a job that is YAML, deploys and boots as
 its line says, waits for the prompt the guest's init gives its shell,
@@ -65,6 +67,113 @@ def test_result(tmp):
         rc, out, err = run(LAVA + ["result", f])
         if rc != 0 or out.strip() != want:
             return False, f"{text!r}: exit {rc}, {out!r}, not {want!r}"
+    return True, ""
+
+
+def test_log_result(tmp):
+    """the job's own result in a job log (lavacli's raw form): an
+    action's results and errors are not the job's"""
+    log = os.path.join(tmp, "joblog")
+    rec = ('- {"dt": "t", "lvl": "results", "msg": {"case": "%s", '
+           '"definition": "lava", "error_msg": "%s", "error_type": '
+           '"%s", "result": "%s"}}\n')
+    with open(log, "w") as f:
+        f.write(rec % ("boot-image-retry", "x", "Bug", "fail"))
+        f.write('- {"dt": "t", "lvl": "error", "msg": "Connection closed"}\n')
+        f.write(rec % ("job", "Connection closed", "Infrastructure", "fail"))
+    rc, out, err = run(LAVA + ["result", log])
+    if rc != 0 or out.strip() != "fail Infrastructure: Connection closed":
+        return False, f"exit {rc}, {out!r} {err!r}"
+    with open(log, "w") as f:
+        f.write(rec % ("job", "", "", "pass"))
+    rc, out, err = run(LAVA + ["result", log])
+    if rc != 0 or out.strip() != "pass":
+        return False, f"a job that passed: exit {rc}, {out!r} {err!r}"
+    return True, ""
+
+
+def test_job(tmp):
+    """a job's fields from lavacli jobs show --yaml; a comment of
+    several lines on one; what is not a job refused"""
+    show = os.path.join(tmp, "show.yaml")
+    with open(show, "w") as f:
+        f.write("id: 7\nstate: Finished\nhealth: Incomplete\n"
+                "device: rpi-04\nfailure_comment: 'board did\n\n  not "
+                "answer'\n")
+    rc, out, err = run(LAVA + ["job", show])
+    want = ["state Finished", "health Incomplete", "device rpi-04",
+            "failure_comment board did not answer"]
+    if rc != 0 or out.splitlines() != want:
+        return False, f"exit {rc}, {out!r} {err!r}"
+    with open(show, "w") as f:
+        f.write("Unable to call 'jobs.show': <Fault 404>\n")
+    rc, out, err = run(LAVA + ["job", show])
+    if rc != 1 or "not a job as lavacli shows one" not in err:
+        return False, f"not a job: exit {rc}, {err!r}"
+    return True, ""
+
+
+def test_identity(tmp):
+    """lavacli's identity of a server: the URL's scheme, host, port (its
+    default named or not), path and /RPC2 compared, the user's too if
+    the URL names one; none, or two that match, refused"""
+    conf = os.path.join(tmp, "lavacli.yaml")
+    with open(conf, "w") as f:
+        f.write("lab: {uri: 'https://lava.example.org/RPC2', username: me,"
+                " token: t1}\n"
+                "lab2: {uri: 'https://lava.example.org:443/RPC2/', "
+                "username: you, token: t2}\n"
+                "home: {uri: 'http://127.0.0.1:8000/lava/RPC2', "
+                "username: me, token: t3}\n")
+    # URL, exit status, what stdout (0) or stderr (1) holds
+    for url, want_rc, want in (
+            ("https://me@lava.example.org", 0, "lab\n"),
+            ("https://you@LAVA.example.org:443/", 0, "lab2\n"),
+            ("http://127.0.0.1:8000/lava/", 0, "home\n"),
+            ("https://lava.example.org/", 1, "identities lab, lab2"),
+            ("http://lava.example.org/", 1, "no identity"),
+            ("http://127.0.0.1:8000/", 1, "no identity")):
+        rc, out, err = run(LAVA + ["identity", conf, url])
+        said = out if want_rc == 0 else err
+        if rc != want_rc or (said != want if want_rc == 0 else want not in said):
+            return False, f"{url}: exit {rc}, {out!r} {err!r}, not {want!r}"
+    return True, ""
+
+
+def test_token(tmp):
+    """tb_lava_connect with --lava-token's file: lavacli (a stand-in,
+    which fails as a server that refuses the token does) finds the
+    token in a configuration of its own, mode 600 in a directory of mode
+    700; the token is masked in what is said; tb_lava_disconnect leaves
+    no copy"""
+    token = "s3cr3t-" + os.urandom(8).hex()
+    with open(os.path.join(tmp, "token"), "w") as f:
+        f.write(token + "\n")
+    bindir = os.path.join(tmp, "bin")
+    os.makedirs(bindir, exist_ok=True)
+    fake = os.path.join(bindir, "lavacli")
+    with open(fake, "w") as f:
+        f.write('#!/bin/sh\nc=$XDG_CONFIG_HOME/lavacli.yaml\n'
+                'echo "mode $(stat -c %a "$XDG_CONFIG_HOME") '
+                '$(stat -c %a "$c")" >&2\n'
+                't=$(sed -n "s/^  token: .\\(.*\\).$/\\1/p" "$c")\n'
+                'echo "Unable to connect: 401 for url: '
+                'http://me:$t@lab.example/RPC2"\nexit 1\n')
+    os.chmod(fake, 0o755)
+    script = ('. "$1/tools/lib.sh" && PATH=$2:$PATH && '
+              'TMPDIR=$3 && tb_lava_connect https://me@lab.example/ "$3/token";'
+              ' rc=$?; d=$tb_lava_confdir; tb_lava_disconnect; '
+              'echo "rc $rc left $(ls -d "$d" 2>/dev/null)"')
+    rc, out, err = run(["bash", "-c", script, "sh", TOP, bindir, tmp])
+    said = err + out
+    if token in said:
+        return False, f"the token said: {said!r}"
+    want = ["mode 700 600", "http://me:<token>@lab.example/RPC2"]
+    missing = [w for w in want if w not in said]
+    if missing or out.split() != ["rc", "1", "left"]:
+        return False, f"{missing} not said, or {out!r}: {said!r}"
+    if [n for n in os.listdir(tmp) if n.startswith("tracerbench-lavacli")]:
+        return False, "the token's directory is left"
     return True, ""
 
 
@@ -168,6 +277,11 @@ def main():
                 ("console lines of a LAVA log, whole and unescaped",
                  test_console, (tmp,)),
                 ("a job's outcome from result.yaml", test_result, (tmp,)),
+                ("a job's outcome from its log", test_log_result, (tmp,)),
+                ("a job's state from lavacli", test_job, (tmp,)),
+                ("lavacli's identity of a server", test_identity, (tmp,)),
+                ("--lava-token: a copy for lavacli alone, masked, removed",
+                 test_token, (tmp,)),
                 ("a device dictionary from a job's context and a lab's "
                  "settings", test_device, (tmp,)),
                 ("a job for each device type, as its line says",
