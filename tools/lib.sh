@@ -46,5 +46,7 @@ TB_DEBS=$TB_CACHE/debs
 . "$TB_TOP/tools/lib/box.sh" || return 1
 # shellcheck source=tools/lib/lava.sh
 . "$TB_TOP/tools/lib/lava.sh" || return 1
+# shellcheck source=tools/lib/lavalab.sh
+. "$TB_TOP/tools/lib/lavalab.sh" || return 1
 
 tb_arch_load x86_64 || return 1

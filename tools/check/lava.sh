@@ -168,6 +168,86 @@ check_lava_run()
 		{ echo "[lava] not those of bench.sh's own boot: $b"; return 1; }
 }
 
+# check_lava_server KERNEL: bench.sh --lava URL on a LAVA lab of this
+# machine's (tools/lib/lavalab.sh): lavacli submits the jobs of KERNEL
+# and of check_lava_run's broken image, follows them and fetches their
+# logs. Ctrl-C during KERNEL's job stops after it, its runs kept with
+# their job, device and type, and medians equal to check_lava_run's
+# direct boot's; --resume submits the broken image's job alone, which
+# is named by its URL as incomplete. A wrong token is refused, unsaid;
+# the right one is in no file the runs wrote, and no copy is left.
+check_lava_server()
+{
+	local lab=$TB_OUT/lavalab d=$TB_OUT/lava-server rc
+
+	rm -rf "$d" "$d".* || return 1
+	tb_lavalab_start "$lab" >"$lab.log" 2>&1 ||
+		{ cat "$lab.log"; tb_lavalab_stop "$lab"; return 1; }
+	lava_server_runs "$1" "$lab" "$d"
+	rc=$?
+	tb_lavalab_stop "$lab"
+	return $rc
+}
+
+# lava_server_runs KERNEL LAB D: check_lava_server's runs on LAB, in D
+lava_server_runs()
+{
+	local lab=$2 d=$3 url base rc a b job token pid
+	local opts=(--arch "$TB_ARCH" --icount --rounds 1 --nr-samples 2000 --states off)
+
+	url=$(cat "$lab/url") || return 1
+	base=${url/"$TB_LAVALAB_USER"@/}
+	echo "[lava server] a lab at $base"
+	echo "tracerbench-wrong-$RANDOM$RANDOM" >"$d.wrong" &&
+		"$TB_TOP/tools/bench.sh" "${opts[@]}" --lava "$url" --lava-token "$d.wrong" \
+			--out "$d.refused" "$1" >"$d.refused.log" 2>&1
+	rc=$?
+	sed 's/^/[lava wrong token] /' "$d.refused.log"
+	{ [ $rc = 1 ] && grep -q '401' "$d.refused.log" &&
+		! grep -qF "$(cat "$d.wrong")" "$d.refused.log"; } ||
+		{ echo "[lava] a wrong token: exit $rc, not refused, or said"; return 1; }
+	(TB_LAVA_POLL=2 tb_interruptible "$TB_TOP/tools/bench.sh" "${opts[@]}" \
+		--lava "$url" --lava-token "$lab/token" --out "$d" "$1" \
+		"broken=bzimage=$TB_OUT/lava-run-$TB_ARCH.img,build=$(tb_kernel_dir "$1")" \
+		>"$d.log" 2>&1) &
+	pid=$!
+	tb_interrupt_at $pid "$d.log" "^tracerbench: job ${base}scheduler/job/[0-9]*: Running"
+	rc=$?
+	sed 's/^/[lava server interrupted] /' "$d.log"
+	{ [ $rc = 1 ] && grep -q "stopped as asked" "$d.log" &&
+		[ "$(grep -c "running the job of" "$d.log")" = 1 ]; } ||
+		{ echo "[lava] interrupted: exit $rc, not after the job under way"; return 1; }
+	job=$(sed -n 's/^lava_job //p' "$d/runs/$1.off.r1/meta")
+	{ [[ $job =~ ^${base}scheduler/job/[0-9]+$ ]] &&
+		grep -qx "lava_device $TB_LAVALAB_DEVICE" "$d/runs/$1.off.r1/meta" &&
+		grep -qx "lava_device_type qemu" "$d/runs/$1.off.r1/meta"; } ||
+		{ echo "[lava] no job, device or type in the run's meta"; return 1; }
+	TB_LAVA_POLL=2 "$TB_TOP/tools/bench.sh" --resume "$d" >"$d.resume.log" 2>&1
+	rc=$?
+	sed 's/^/[lava server resume] /' "$d.resume.log"
+	{ [ $rc = 1 ] && grep -q "^bench.sh: round 1: $1 ran before (--resume)" "$d.resume.log" &&
+		[ "$(grep -c "running the job of" "$d.resume.log")" = 1 ] &&
+		grep -q "^bench.sh: kernel broken, round 1: job ${base}scheduler/job/[0-9]* ($d/boots/r1-broken.lava/log): fail Incomplete, Infrastructure: " "$d.resume.log"; } ||
+		{ echo "[lava] --resume: exit $rc, not the broken job alone, named as incomplete"; return 1; }
+	"$TB_TOP/tools/report.py" --format lkml --primitives irq "$d" >"$d.report" 2>&1 ||
+		{ cat "$d.report"; return 1; }
+	sed 's/^/[lava server report] /' "$d.report"
+	tr '\n' ' ' <"$d.report" | grep -q "LAVA device type qemu, *${url//./\\.}" ||
+		{ echo "[lava] the lkml header does not name the lab"; return 1; }
+	a=$(lava_medians "$d" "$1.off.r1")
+	b=$(lava_medians "$TB_OUT/lava-direct-$TB_ARCH" "$1.off.r1")
+	{ [ -n "$a" ] && [ "$a" = "$b" ]; } ||
+		{ echo "[lava] the server's medians $a are not bench.sh's own boot's: $b"; return 1; }
+	echo "[lava server] $1's medians: those of bench.sh's own boot"
+	token=$(cat "$lab/token")
+	[ ${#token} -ge 16 ] || { echo "[lava] the lab's token is short: ${#token}"; return 1; }
+	! grep -rlF "$token" "$d" "$d".* ||
+		{ echo "[lava] the token is in the files above"; return 1; }
+	[ -z "$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'tracerbench-lavacli.*' -newer "$d.wrong")" ] ||
+		{ echo "[lava] a copy of the token left in ${TMPDIR:-/tmp}"; return 1; }
+	echo "[lava server] the token is in none of the files written"
+}
+
 # step_lava KERNEL: LAVA's jobs of KERNEL, as written and as run
 step_lava()
 {
@@ -176,4 +256,8 @@ step_lava()
 	result $? "bench.sh --lava-dry-run: a job a boot for each $TB_ARCH device type, valid by LAVA's schema and lava-run --validate"
 	check_lava_run "$1"
 	result $? "bench.sh --lava local: jobs run by lava-run on a qemu device; a kernel that does not boot named, the other's runs kept, with the medians of bench.sh's own boot"
+	[ "$TB_ARCH" = x86_64 ] || return 0
+	tb_install lavalab >&2 || { result 1 "lava: a LAVA server's packages installed"; return; }
+	check_lava_server "$1"
+	result $? "bench.sh --lava URL: jobs submitted by lavacli to a LAVA server on this machine; Ctrl-C stops after the job under way, --resume submits the missing job alone, an incomplete job named by URL, the medians of bench.sh's own boot, the token in no file"
 }
