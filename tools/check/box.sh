@@ -286,7 +286,7 @@ check_box_resume()
 # through the box adds nothing to what is measured
 check_box_icount()
 {
-	local out=$TB_OUT/box-direct on=$TB_OUT/box-resume f p a b n=0
+	local out=$TB_OUT/box-direct on=$TB_OUT/box-resume
 
 	TB_CPUS=2 "$TB_TOP/tools/bench.sh" --icount --rounds 1 --states off \
 		--nr-samples 2000 --out "$out" \
@@ -295,15 +295,8 @@ check_box_icount()
 	[ "$(grep '^image_hash ' "$on/kernels/box.env")" = \
 	  "$(grep '^image_hash ' "$out/kernels/box.env")" ] ||
 		{ echo "[box] bench.sh booted another image than the box's"; return 1; }
-	for f in "$on"/runs/box.off.r1/*.per_cpu; do
-		p=${f##*/}
-		a=$(awk 'NR > 1 { printf "%s %s ", $1, $2 }' "$f")
-		b=$(awk 'NR > 1 { printf "%s %s ", $1, $2 }' "$out/runs/box.off.r1/$p")
-		echo "[box icount] ${p%.per_cpu}: box ${a% }, direct ${b% } (CPU median)"
-		[ -n "$a" ] && [ "$a" = "$b" ] || return 1
-		n=$((n + 1))
-	done
-	[ $n -ge 5 ] || { echo "[box] $n primitives compared"; return 1; }
+	# the box's, then bench.sh's own boot's
+	tb_same_medians "box icount" box.off.r1 "$on" "$out"
 }
 
 # check_box_lock DIR KERNEL: a run against the box of DIR while another

@@ -4,17 +4,6 @@
 # checked by LAVA's own schema and dispatcher, and run by lava-run on a
 # qemu device of the arch. Sourced by tools/check.sh.
 
-# lava_medians DIR RUN: each primitive's per-CPU medians of RUN in the
-# results directory DIR, "PRIMITIVE CPU MEDIAN" a line
-lava_medians()
-{
-	local f
-
-	for f in "$1/runs/$2"/*.per_cpu; do
-		awk -v p="$(basename "$f" .per_cpu)" 'NR > 1 { printf "%s %s %s, ", p, $1, $2 }' "$f"
-	done
-}
-
 # lava_worker DIR: what lava-run --validate looks for on a lab's worker
 # that boots boards, in DIR, for lava_validate: a tftpd-hpa
 # configuration (in a copy of /etc/default) and the programs it runs,
@@ -117,7 +106,7 @@ check_lava_dry()
 # by bench.sh itself.
 check_lava_run()
 {
-	local d=$TB_OUT/lava-run-$TB_ARCH direct=$TB_OUT/lava-direct-$TB_ARCH rc a b kdir broken=()
+	local d=$TB_OUT/lava-run-$TB_ARCH direct=$TB_OUT/lava-direct-$TB_ARCH rc kdir broken=()
 	local opts=(--arch "$TB_ARCH" --icount --rounds 1 --nr-samples 2000 --states off)
 
 	kdir=$(tb_kernel_dir "$1")
@@ -161,11 +150,8 @@ check_lava_run()
 			[ "$(grep -c "running the job of" "$d.resume.log")" = 1 ]; } ||
 			{ echo "[lava] --resume: exit $rc, not the failed job alone"; return 1; }
 	fi
-	a=$(lava_medians "$d" "$1.off.r1")
-	b=$(lava_medians "$direct" "$1.off.r1")
-	echo "[lava] $1's medians in the job: $a"
-	{ [ -n "$a" ] && [ "$a" = "$b" ]; } ||
-		{ echo "[lava] not those of bench.sh's own boot: $b"; return 1; }
+	# the job's, then bench.sh's own boot's
+	tb_same_medians "lava run" "$1.off.r1" "$d" "$direct"
 }
 
 # check_lava_server KERNEL: bench.sh --lava URL on a LAVA lab of this
@@ -192,7 +178,7 @@ check_lava_server()
 # lava_server_runs KERNEL LAB D: check_lava_server's runs on LAB, in D
 lava_server_runs()
 {
-	local lab=$2 d=$3 url base rc a b job token pid
+	local lab=$2 d=$3 url base rc job token pid
 	local opts=(--arch "$TB_ARCH" --icount --rounds 1 --nr-samples 2000 --states off)
 
 	url=$(cat "$lab/url") || return 1
@@ -234,11 +220,8 @@ lava_server_runs()
 	sed 's/^/[lava server report] /' "$d.report"
 	tr '\n' ' ' <"$d.report" | grep -q "LAVA device type qemu, *${url//./\\.}" ||
 		{ echo "[lava] the lkml header does not name the lab"; return 1; }
-	a=$(lava_medians "$d" "$1.off.r1")
-	b=$(lava_medians "$TB_OUT/lava-direct-$TB_ARCH" "$1.off.r1")
-	{ [ -n "$a" ] && [ "$a" = "$b" ]; } ||
-		{ echo "[lava] the server's medians $a are not bench.sh's own boot's: $b"; return 1; }
-	echo "[lava server] $1's medians: those of bench.sh's own boot"
+	tb_same_medians "lava server" "$1.off.r1" "$d" "$TB_OUT/lava-direct-$TB_ARCH" ||
+		return 1
 	token=$(cat "$lab/token")
 	[ ${#token} -ge 16 ] || { echo "[lava] the lab's token is short: ${#token}"; return 1; }
 	! grep -rlF "$token" "$d" "$d".* ||

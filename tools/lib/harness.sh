@@ -46,6 +46,26 @@ tb_interrupt_at()
 	wait "$1"
 }
 
+# tb_same_medians TAG RUN A B: the run RUN of the results directories A
+# and B has the same per-CPU medians of every primitive (its .per_cpu
+# files, of five primitives at least), each said as "[TAG] PRIM: A's,
+# B's"; 1 at the first that differs
+tb_same_medians()
+{
+	local f p a b n=0
+
+	for f in "$3/runs/$2"/*.per_cpu; do
+		[ -f "$f" ] || break
+		p=${f##*/}
+		a=$(awk 'NR > 1 { printf "%s %s ", $1, $2 }' "$f")
+		b=$(awk 'NR > 1 { printf "%s %s ", $1, $2 }' "$4/runs/$2/$p" 2>/dev/null)
+		echo "[$1] ${p%.per_cpu} (CPU median): ${a% }; ${b% }"
+		{ [ -n "$a" ] && [ "$a" = "$b" ]; } || return 1
+		n=$((n + 1))
+	done
+	[ $n -ge 5 ] || { echo "[$1] $n primitives in $3/runs/$2, not 5 or more"; return 1; }
+}
+
 # result STATUS NAME: print one result, "ok - NAME" for a status of 0, and
 # count it in the caller's passed and failed.
 result()
