@@ -62,18 +62,9 @@ target_do()
 
 	shift
 	"$@" </dev/null >"$out" 2>&1 &
-	target_wait $!
+	tb_wait $!
 }
 
-# target_wait PID: the status of background job PID, once it ended:
-# wait returns early when a trap ran, and the job's status stays
-target_wait()
-{
-	while kill -0 "$1" 2>/dev/null; do
-		wait "$1"
-	done
-	wait "$1"
-}
 
 # target_collect KTAP ARGS: collect.sh on the box, its output into
 # KTAP.ktap and its errors into KTAP.log (target_do's way); it stops
@@ -84,7 +75,7 @@ target_collect()
 
 	tb_ssh "rm -rf $d/run && sh $d/tools/collect.sh --emit --stop-file $d/stop $2 $d/run" \
 		</dev/null >"$1.ktap" 2>"$1.log" &
-	target_wait $!
+	tb_wait $!
 }
 
 on_interrupt()

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash
 # Results: the counting harness of the checks and make check's parts, the
-# module's facts from its C, and the binutils of an ELF file. Sourced by
-# tools/lib.sh.
+# module's facts from its C, the binutils of an ELF file, and background
+# jobs that a Ctrl-C does not cut short. Sourced by tools/lib.sh.
 
 # The parts of make check (tools/check.sh), the one list of them: the
 # host's checks, and each architecture's (tools/scenarios' second column).
@@ -33,16 +33,33 @@ signal.signal(signal.SIGPIPE, signal.SIG_DFL)
 os.execv(sys.argv[1], sys.argv[1:])' "$@"
 }
 
+# tb_wait PID: the status of the background job PID once it ended: wait
+# returns early when a trap ran (Ctrl-C's), and the job's status stays.
+# A job run so, in the background where SIGINT is ignored, is not cut
+# short by a Ctrl-C, which its script's trap handles.
+tb_wait()
+{
+	while kill -0 "$1" 2>/dev/null; do
+		wait "$1"
+	done
+	wait "$1"
+}
+
 # tb_interrupt_at PID LOG PATTERN: SIGINT (Ctrl-C) to the background job
 # PID (tb_interruptible) once its LOG has a line matching PATTERN (grep),
-# or at once if it ended before; its exit status
+# or at once if it ended before; its exit status. If PID leads a process
+# group (setsid), the whole group gets it, as from a terminal's Ctrl-C.
 tb_interrupt_at()
 {
 	until grep -q "$3" "$2" 2>/dev/null; do
 		kill -0 "$1" 2>/dev/null || break
 		sleep 0.5
 	done
-	kill -INT "$1"
+	if [ "$(ps -o pgid= -p "$1" | tr -d ' ')" = "$1" ]; then
+		kill -INT -- "-$1"
+	else
+		kill -INT "$1"
+	fi
 	wait "$1"
 }
 
