@@ -332,7 +332,9 @@ write_env()
 			# ticks by which icount medians may differ (arm64.conf)
 			echo "tick_slack $(tb_arch_param tick_slack 0)"
 			echo "mode $([ $icount = 1 ] && echo tcg-icount || echo tcg)"
-			echo "qemu $("$TB_QEMU" --version | head -n 1)"
+			# a lab's QEMU is its worker's, not this machine's
+			[[ $lava == http* ]] ||
+				echo "qemu $("$TB_QEMU" --version | head -n 1)"
 			[ $icount = 1 ] && echo "qemu_accel tcg -icount $TB_ICOUNT_ARG"
 			[ $icount = 1 ] || echo "qemu_accel tcg"
 			echo "guest_cpus $TB_CPUS"

@@ -143,6 +143,11 @@ def identity(config, url):
             ids = yaml.safe_load(f) or {}
     except OSError as e:
         fail(f'no lavacli configuration: {e.strerror}: {config}')
+    except yaml.YAMLError:
+        # not YAML's message, which quotes the line: a token, maybe
+        fail(f'{config}: not YAML')
+    if not isinstance(ids, dict):
+        fail(f'{config}: not a mapping of identities')
     from urllib.parse import urlsplit
 
     want = server_key(url)

@@ -603,8 +603,11 @@ def describe(rows, order):
         if "lava" in env:
             where = lab_words(env) if mode == "host" else \
                 f"{where}, {lab_words(env)}"
+        # the host ran the guests, unless a lab's worker did
+        host = "submitted from a host with CPU" \
+            if env.get("lava", "local") != "local" else "host CPU"
         lines.append(f"{d}: {env.get('arch', '?')}, {where}; "
-                     f"host CPU {env.get('host_cpu', '?')}, "
+                     f"{host} {env.get('host_cpu', '?')}, "
                      f"load {env.get('host_load', '?')}; "
                      f"nr_samples {env.get('nr_samples', '?')}, "
                      f"rounds {env.get('rounds', '?')}, "

@@ -160,8 +160,7 @@ lava_boot()
 		name=${name:-$job} device=${device:--}
 	fi
 	why=$(cat "$dir.lava/result" 2>/dev/null)
-	/usr/bin/python3 "$TB_TOP/tools/lava.py" console "$dir.lava/log" \
-		>"$dir.ktap" 2>/dev/null
+	tb_lava_py console "$dir.lava/log" >"$dir.ktap" 2>/dev/null
 	take_runs "$dir.ktap" "$pos" 2>/dev/null ||
 		[ "$why" != pass ] || why="no runs in its log, or a garbled one"
 	# every run the job gave names it, whatever else went wrong
@@ -177,17 +176,28 @@ lava_boot()
 	return 0
 }
 
-# lava_interrupt: Ctrl-C stops after the job under way, a second one
-# cancels it
+# lava_interrupt: Ctrl-C stops after the job under way (whose steps run
+# in the background, where it does not reach them: tb_wait), a second
+# one cancels it: on the server, or lava-run's own way (SIGINT)
 lava_interrupt()
 {
+	local job=$tb_lava_job_id pid=$tb_lava_run_pid
+
 	if [ "$stop_asked" = 0 ]; then
 		stop_asked=1
 		echo "bench.sh: stopping after the job under way; Ctrl-C again cancels it" >&2
 		return
 	fi
-	[ -z "$tb_lava_job_id" ] || tb_lavacli jobs cancel "$tb_lava_job_id" >&2
-	die "stopped, job $tb_lava_job_id canceled: bench.sh --resume $out goes on"
+	if [ -n "$job" ]; then
+		tb_lavacli jobs cancel "$job" >&2 &&
+			die "stopped, job $tb_lava_base/scheduler/job/$job canceled: bench.sh --resume $out goes on"
+		die "stopped; job $tb_lava_base/scheduler/job/$job could not be canceled, and may still run there"
+	elif [ -n "$pid" ]; then
+		kill -INT "$pid" 2>/dev/null
+		tb_wait "$pid"
+		die "stopped, lava-run's job canceled: bench.sh --resume $out goes on"
+	fi
+	die "stopped: bench.sh --resume $out goes on"
 }
 
 run_lava()
@@ -247,6 +257,8 @@ lava_check_options()
 		tb_usage_error "--lava-token goes with --lava URL"
 	[ -z "$lava_token" ] || [ -r "$lava_token" ] ||
 		tb_usage_error "--lava-token: cannot read $lava_token"
+	[[ ${TB_LAVA_POLL:-10} =~ ^[1-9][0-9]*$ ]] ||
+		tb_usage_error "TB_LAVA_POLL: seconds between two looks at a job, not '$TB_LAVA_POLL'"
 	[ -z "$lava" ] || [ -z "$lava_dry" ] ||
 		tb_usage_error "--lava runs the jobs, --lava-dry-run only writes them: one of the two"
 	[ "$lava" != local ] || [ "$(id -u)" = 0 ] ||

@@ -175,8 +175,7 @@ tb_lava_run()
 	local templates=$1 job=$2 dir=$3 id
 
 	rm -rf "$dir" && mkdir -p "$dir/out" || return 1
-	/usr/bin/python3 "$TB_TOP/tools/lava.py" device "$templates" "$job" \
-		>"$dir/device.yaml" 2>"$dir/log" || {
+	tb_lava_py device "$templates" "$job" >"$dir/device.yaml" 2>"$dir/log" || {
 		echo "fail device: $(cat "$dir/log")" >"$dir/result"
 		return 1
 	}
@@ -184,12 +183,18 @@ tb_lava_run()
 	# nothing is served: the loopback, as nothing here may go elsewhere
 	printf 'dispatcher_ip: 127.0.0.1\nprefix: tb-\n' >"$dir/dispatcher.yaml"
 	id=$(date +%s%N)
-	lava-run --job-id "$id" --output-dir "$dir/out" \
+	# in a session of its own: lava-run cancels its job on SIGINT, and a
+	# terminal's Ctrl-C is bench.sh's (a second one sends it on)
+	setsid lava-run --job-id "$id" --output-dir "$dir/out" \
 		--device "$dir/device.yaml" --dispatcher "$dir/dispatcher.yaml" \
-		"$job" 2>"$dir/log" >/dev/null
+		"$job" 2>"$dir/log" >/dev/null &
+	# shellcheck disable=SC2034 # lava_interrupt's (bench_lava.sh)
+	tb_lava_run_pid=$!
+	tb_wait $tb_lava_run_pid
+	# shellcheck disable=SC2034 # lava_interrupt's (bench_lava.sh)
+	tb_lava_run_pid=
 	if [ -f "$dir/out/result.yaml" ]; then
-		/usr/bin/python3 "$TB_TOP/tools/lava.py" result \
-			"$dir/out/result.yaml" >"$dir/result"
+		tb_lava_py result "$dir/out/result.yaml" >"$dir/result"
 	else
 		echo "fail lava-run: $(tail -n 1 "$dir/log")" >"$dir/result"
 	fi
@@ -203,34 +208,41 @@ tb_lava_run()
 # removes. The token is never on a command line or in the environment,
 # and lavacli's messages, whose URLs carry it, are masked.
 
+# the token of --lava-token, to mask it wherever lavacli says it; the
+# directory of lavacli's configuration holding it; the job under way on
+# a server, and the lava-run under way here
+# shellcheck disable=SC2034 # the job and lava-run: bench_lava.sh's
+tb_lava_token='' tb_lava_confdir='' tb_lava_job_id='' tb_lava_run_pid=''
+
 # tb_lava_connect URL [TOKEN_FILE]: lavacli set up for URL's server
 # (tb_lava_cli; tb_lava_base, the server's URL without user or /RPC2),
 # and the server asked its version; 1, saying why, if it does not answer
 tb_lava_connect()
 {
-	local url=${1%/} user token conf name version
+	local url=${1%/} user='' conf name version
 
 	url=${url%/RPC2}
-	user='' tb_lava_base=$url
-	if [[ $url =~ ^([a-z]+://)([^@/]*)@(.*)$ ]]; then
+	tb_lava_base=$url
+	# a user may hold an @ (an e-mail address): the host's is the last
+	if [[ $url =~ ^([a-z]+://)([^/]*)@([^/@]*)(/.*)?$ ]]; then
 		user=${BASH_REMATCH[2]}
-		tb_lava_base=${BASH_REMATCH[1]}${BASH_REMATCH[3]}
+		tb_lava_base=${BASH_REMATCH[1]}${BASH_REMATCH[3]}${BASH_REMATCH[4]}
 	fi
 	if [ -n "$2" ]; then
 		[ -n "$user" ] || { echo "tracerbench: --lava-token: the token's user goes in the URL (https://USER@HOST/)" >&2; return 1; }
-		{ read -r token <"$2"; } 2>/dev/null
-		[ -n "$token" ] || { echo "tracerbench: --lava-token: no token on the first line of $2" >&2; return 1; }
+		{ read -r tb_lava_token <"$2"; } 2>/dev/null
+		[ -n "$tb_lava_token" ] || { echo "tracerbench: --lava-token: no token on the first line of $2" >&2; return 1; }
 		tb_lava_confdir=$(mktemp -d "${TMPDIR:-/tmp}/tracerbench-lavacli.XXXXXX") ||
 			return 1
 		# printf is bash's own: the token is on no command line
 		(umask 077 && printf 'tracerbench:\n  uri: %s\n  username: %s\n  token: %s\n' \
 			"$(tb_lava_quote "$tb_lava_base/RPC2")" \
-			"$(tb_lava_quote "$user")" "$(tb_lava_quote "$token")" \
+			"$(tb_lava_quote "$user")" "$(tb_lava_quote "$tb_lava_token")" \
 			>"$tb_lava_confdir/lavacli.yaml") || return 1
 		tb_lava_cli=(env "XDG_CONFIG_HOME=$tb_lava_confdir" lavacli -i tracerbench)
 	else
 		conf=${XDG_CONFIG_HOME:-$HOME/.config}/lavacli.yaml
-		name=$(/usr/bin/python3 "$TB_TOP/tools/lava.py" identity "$conf" "$url") ||
+		name=$(tb_lava_py identity "$conf" "$url") ||
 			{ echo "tracerbench: --lava $1: give --lava-token FILE, or add an identity of the server to lavacli's configuration (lavacli identities add)" >&2; return 1; }
 		tb_lava_cli=(lavacli -i "$name")
 	fi
@@ -247,22 +259,37 @@ tb_lava_disconnect()
 }
 
 # tb_lava_mask: stdin to stdout with the password of any URL (where
-# lavacli puts the token) masked
+# lavacli puts the token) masked, and --lava-token's token wherever it
+# is; the token reaches awk by a pipe, on no command line
 tb_lava_mask()
 {
-	sed -E 's#(://[^/:@]*:)[^@/]*@#\1<token>@#g'
+	sed -E 's#(://[^/:]*:)[^/]*@#\1<token>@#g' |
+		awk 'BEGIN { getline t <"/dev/fd/3" }
+		t != "" { while ((i = index($0, t)) > 0)
+				$0 = substr($0, 1, i - 1) "<token>" substr($0, i + length(t)) }
+		{ print }' 3< <(printf '%s\n' "$tb_lava_token")
 }
 
 # tb_lavacli ARG...: lavacli ARGs on the server of tb_lava_connect, its
-# output masked (tb_lava_mask): lavacli says why it failed on stdout
+# output and its messages masked (tb_lava_mask); lavacli says why it
+# failed on its output. Run in the background (tb_wait): a Ctrl-C is
+# bench.sh's to handle, and cuts no call short.
 tb_lavacli()
 {
-	local out rc
+	(
+		set -o pipefail
+		{ "${tb_lava_cli[@]}" "$@" 2>&1 1>&3 3>&- |
+			tb_lava_mask | sed 's/^/lavacli: /' >&2 3>&-; } 3>&1 |
+			tb_lava_mask
+	) &
+	tb_wait $!
+}
 
-	out=$("${tb_lava_cli[@]}" "$@" 2> >(tb_lava_mask | sed 's/^/lavacli: /' >&2))
-	rc=$?
-	[ -z "$out" ] || tb_lava_mask <<<"$out"
-	return $rc
+# tb_lava_py ARG...: tools/lava.py ARGs, in the background (tb_wait)
+tb_lava_py()
+{
+	/usr/bin/python3 "$TB_TOP/tools/lava.py" "$@" &
+	tb_wait $!
 }
 
 # tb_lava_submit JOB DIR: JOB submitted to the server of tb_lava_connect,
@@ -276,40 +303,43 @@ tb_lava_submit()
 	local job=$1 dir=$2 id state='' now lost=0 health why comment
 
 	rm -rf "$dir" && mkdir -p "$dir" || return 1
-	id=$(tb_lavacli jobs submit "$job" 2>&1)
+	id=$(tb_lavacli jobs submit "$job" 2>"$dir/submit.err")
 	# lavacli exits 0 when the server refuses a job, saying why
 	if ! [[ $id =~ ^[0-9]+$ ]]; then
-		echo "fail submit: $(tr '\n' ' ' <<<"$id")" >"$dir/result"
+		echo "fail submit: $(cat - "$dir/submit.err" <<<"$id" | tr '\n' ' ')" >"$dir/result"
 		return 1
 	fi
-	# shellcheck disable=SC2034 # bench.sh's Ctrl-C cancels it
+	# shellcheck disable=SC2034 # lava_interrupt's (bench_lava.sh)
 	tb_lava_job_id=$id
 	echo "$tb_lava_base/scheduler/job/$id" >"$dir/url"
 	while :; do
-		if tb_lavacli jobs show "$id" --yaml >"$dir/show.yaml" 2>&1; then
+		now=
+		tb_lavacli jobs show "$id" --yaml >"$dir/show.yaml" 2>"$dir/show.err" &&
+			tb_lava_py job "$dir/show.yaml" >"$dir/job" 2>>"$dir/show.err" &&
+			now=$(sed -n 's/^state //p' "$dir/job")
+		if [ -n "$now" ]; then
 			lost=0
-			now=$(/usr/bin/python3 "$TB_TOP/tools/lava.py" job "$dir/show.yaml" |
-				sed -n 's/^state //p')
 			if [ "$now" != "$state" ]; then
 				state=$now
 				echo "tracerbench: job $(cat "$dir/url"): $state" >&2
 			fi
 			[ "$state" != Finished ] || break
 		elif [ $((lost += 1)) -ge 5 ]; then
-			echo "fail server: $(tail -n 1 "$dir/show.yaml")" >"$dir/result"
+			echo "fail server: no answer on the job five times, it may still run there: $(cat "$dir/show.yaml" "$dir/show.err" | tail -n 1)" >"$dir/result"
+			# shellcheck disable=SC2034 # lava_interrupt's (bench_lava.sh)
+			tb_lava_job_id=
 			return 1
 		fi
 		sleep "${TB_LAVA_POLL:-10}"
 	done
-	# shellcheck disable=SC2034 # as above
+	# shellcheck disable=SC2034 # lava_interrupt's (bench_lava.sh)
 	tb_lava_job_id=
-	/usr/bin/python3 "$TB_TOP/tools/lava.py" job "$dir/show.yaml" >"$dir/job"
 	sed -n 's/^device //p' "$dir/job" >"$dir/device"
-	tb_lavacli jobs logs "$id" --raw --no-follow >"$dir/log" ||
-		{ echo "fail log: $(tail -n 1 "$dir/log")" >"$dir/result"; return 1; }
+	tb_lavacli jobs logs "$id" --raw --no-follow >"$dir/log" 2>"$dir/log.err" ||
+		{ echo "fail log: $(cat "$dir/log" "$dir/log.err" | tail -n 1)" >"$dir/result"; return 1; }
 	# the server's health, with the dispatcher's own error from the log
 	health=$(sed -n 's/^health //p' "$dir/job")
-	why=$(/usr/bin/python3 "$TB_TOP/tools/lava.py" result "$dir/log")
+	why=$(tb_lava_py result "$dir/log")
 	comment=$(sed -n 's/^failure_comment //p' "$dir/job")
 	if [ "$health" = Complete ]; then
 		echo pass

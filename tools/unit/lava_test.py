@@ -116,7 +116,8 @@ def test_job(tmp):
 def test_identity(tmp):
     """lavacli's identity of a server: the URL's scheme, host, port (its
     default named or not), path and /RPC2 compared, the user's too if
-    the URL names one; none, or two that match, refused"""
+    the URL names one; none, or two that match, refused; a broken file
+    refused without a quote of it"""
     conf = os.path.join(tmp, "lavacli.yaml")
     with open(conf, "w") as f:
         f.write("lab: {uri: 'https://lava.example.org/RPC2', username: me,"
@@ -137,6 +138,12 @@ def test_identity(tmp):
         said = out if want_rc == 0 else err
         if rc != want_rc or (said != want if want_rc == 0 else want not in said):
             return False, f"{url}: exit {rc}, {out!r} {err!r}, not {want!r}"
+    # a broken file: said, not quoted (its lines may hold a token)
+    with open(conf, "w") as f:
+        f.write("lab: {uri: 'https://a/RPC2', token: s3cret-t0ken\n")
+    rc, out, err = run(LAVA + ["identity", conf, "https://a/"])
+    if rc != 1 or "not YAML" not in err or "s3cret" in err:
+        return False, f"a broken configuration: exit {rc}, {err!r}"
     return True, ""
 
 
@@ -144,8 +151,9 @@ def test_token(tmp):
     """tb_lava_connect with --lava-token's file: lavacli (a stand-in,
     which fails as a server that refuses the token does) finds the
     token in a configuration of its own, mode 600 in a directory of mode
-    700; the token is masked in what is said; tb_lava_disconnect leaves
-    no copy"""
+    700, with the URL's user (an e-mail address here) and host; the
+    token is masked in what is said, in a URL or bare; tb_lava_disconnect
+    leaves no copy"""
     token = "s3cr3t-" + os.urandom(8).hex()
     with open(os.path.join(tmp, "token"), "w") as f:
         f.write(token + "\n")
@@ -157,18 +165,23 @@ def test_token(tmp):
                 'echo "mode $(stat -c %a "$XDG_CONFIG_HOME") '
                 '$(stat -c %a "$c")" >&2\n'
                 't=$(sed -n "s/^  token: .\\(.*\\).$/\\1/p" "$c")\n'
+                'u=$(sed -n "s/^  username: .\\(.*\\).$/\\1/p" "$c")\n'
+                'h=$(sed -n "s/^  uri: .\\(.*\\).$/\\1/p" "$c")\n'
+                'echo "the token, bare: $t" >&2\n'
                 'echo "Unable to connect: 401 for url: '
-                'http://me:$t@lab.example/RPC2"\nexit 1\n')
+                'https://$u:$t@${h#https://}"\nexit 1\n')
     os.chmod(fake, 0o755)
     script = ('. "$1/tools/lib.sh" && PATH=$2:$PATH && '
-              'TMPDIR=$3 && tb_lava_connect https://me@lab.example/ "$3/token";'
+              'TMPDIR=$3 && tb_lava_connect https://me@corp.example@lab.example/ '
+              '"$3/token";'
               ' rc=$?; d=$tb_lava_confdir; tb_lava_disconnect; '
               'echo "rc $rc left $(ls -d "$d" 2>/dev/null)"')
     rc, out, err = run(["bash", "-c", script, "sh", TOP, bindir, tmp])
     said = err + out
     if token in said:
         return False, f"the token said: {said!r}"
-    want = ["mode 700 600", "http://me:<token>@lab.example/RPC2"]
+    want = ["mode 700 600", "the token, bare: <token>",
+            "https://me@corp.example:<token>@lab.example/RPC2"]
     missing = [w for w in want if w not in said]
     if missing or out.split() != ["rc", "1", "left"]:
         return False, f"{missing} not said, or {out!r}: {said!r}"
