@@ -41,10 +41,10 @@ lava_validate()
 
 # check_lava_dry KERNEL: bench.sh --lava-dry-run writes, for each device
 # type of the arch (tools/lava/device-types), a job a boot of notrace
-# and KERNEL, in the
-# rotated order of the rounds, which LAVA's schema takes (strict) and
-# lava-run --validate passes on a device of the type; the artifacts the
-# jobs name are there
+# and KERNEL, in the rotated order of the rounds, which LAVA's schema
+# takes (strict) and lava-run --validate passes on a device of the type,
+# in place of an earlier dry run's jobs; the artifacts the jobs name are
+# there
 check_lava_dry()
 {
 	local d=$TB_OUT/lava-dry-$TB_ARCH t type templates n f settings counted
@@ -52,7 +52,9 @@ check_lava_dry()
 	templates=$(tb_lava_templates) || return 1
 	for t in $(tb_lava_types | grep "/$TB_ARCH\$"); do
 		type=${t%/*}
-		rm -rf "$d" && mkdir -p "$d" || return 1
+		# an earlier dry run's job, which this one clears
+		rm -rf "$d" && mkdir -p "$d/jobs" && touch "$d/jobs/r9-earlier.yaml" ||
+			return 1
 		counted=()
 		[ "$type" != qemu ] || counted=(--icount)
 		"$TB_TOP/tools/bench.sh" --arch "$TB_ARCH" --lava-dry-run "$d/jobs" \
@@ -102,8 +104,8 @@ check_lava_dry()
 # Image). The job that failed is named with its kernel, round and log,
 # and KERNEL's runs are kept, each with the job in its meta; report.py
 # reads them, its lkml table too; --resume runs the failed job again,
-# and it alone; and KERNEL's medians are those of the same image booted
-# by bench.sh itself.
+# and it alone, as a job of its own (rR-LABEL.2.yaml); and KERNEL's
+# medians are those of the same image booted by bench.sh itself.
 check_lava_run()
 {
 	local d=$TB_OUT/lava-run-$TB_ARCH direct=$TB_OUT/lava-direct-$TB_ARCH rc kdir broken=()
@@ -146,7 +148,7 @@ check_lava_run()
 		rc=$?
 		sed 's/^/[lava resume] /' "$d.resume.log"
 		{ [ $rc = 1 ] && grep -q "^bench.sh: round 1: $1 ran before (--resume)" "$d.resume.log" &&
-			grep -q "^bench.sh: kernel broken, round 1: job " "$d.resume.log" &&
+			grep -q "^bench.sh: kernel broken, round 1: job $d/jobs/r1-broken.2.yaml ($d/boots/r1-broken.2.lava/log): fail " "$d.resume.log" &&
 			[ "$(grep -c "running the job of" "$d.resume.log")" = 1 ]; } ||
 			{ echo "[lava] --resume: exit $rc, not the failed job alone"; return 1; }
 	fi
@@ -167,11 +169,17 @@ check_lava_server()
 	local lab=$TB_OUT/lavalab d=$TB_OUT/lava-server rc
 
 	rm -rf "$d" "$d".* || return 1
-	tb_lavalab_start "$lab" >"$lab.log" 2>&1 ||
-		{ cat "$lab.log"; tb_lavalab_stop "$lab"; return 1; }
-	lava_server_runs "$1" "$lab" "$d"
-	rc=$?
+	# the lab's daemons, in sessions of their own, outlive a killed part
+	trap 'tb_lavalab_stop "$TB_OUT/lavalab"; exit 130' INT TERM
+	if tb_lavalab_start "$lab" >"$lab.log" 2>&1; then
+		lava_server_runs "$1" "$lab" "$d"
+		rc=$?
+	else
+		cat "$lab.log"
+		rc=1
+	fi
 	tb_lavalab_stop "$lab"
+	trap - INT TERM
 	return $rc
 }
 
@@ -189,10 +197,12 @@ lava_server_runs()
 			--out "$d.refused" "$1" >"$d.refused.log" 2>&1
 	rc=$?
 	sed 's/^/[lava wrong token] /' "$d.refused.log"
-	{ [ $rc = 1 ] && grep -q '401' "$d.refused.log" &&
+	{ [ $rc = 1 ] && grep -q '401 Client Error' "$d.refused.log" &&
 		! grep -qF "$(cat "$d.wrong")" "$d.refused.log"; } ||
 		{ echo "[lava] a wrong token: exit $rc, not refused, or said"; return 1; }
-	(TB_LAVA_POLL=2 tb_interruptible "$TB_TOP/tools/bench.sh" "${opts[@]}" \
+	# in a session of its own: the SIGINT goes to its process group, as
+	# a terminal's Ctrl-C, lavacli and the rest included
+	(TB_LAVA_POLL=2 tb_interruptible /usr/bin/setsid "$TB_TOP/tools/bench.sh" "${opts[@]}" \
 		--lava "$url" --lava-token "$lab/token" --out "$d" "$1" \
 		"broken=bzimage=$TB_OUT/lava-run-$TB_ARCH.img,build=$(tb_kernel_dir "$1")" \
 		>"$d.log" 2>&1) &
@@ -224,8 +234,8 @@ lava_server_runs()
 		return 1
 	token=$(cat "$lab/token")
 	[ ${#token} -ge 16 ] || { echo "[lava] the lab's token is short: ${#token}"; return 1; }
-	! grep -rlF "$token" "$d" "$d".* ||
-		{ echo "[lava] the token is in the files above"; return 1; }
+	grep -rlF "$token" "$d" "$d".*
+	[ $? = 1 ] || { echo "[lava] the token is in the files above, or they cannot be read"; return 1; }
 	[ -z "$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'tracerbench-lavacli.*' -newer "$d.wrong")" ] ||
 		{ echo "[lava] a copy of the token left in ${TMPDIR:-/tmp}"; return 1; }
 	echo "[lava server] the token is in none of the files written"

@@ -68,15 +68,19 @@ tb_lavalab_start()
 	tb_lava_templates >/dev/null || return 1
 	[ -x "$TB_LAVALAB_PG/initdb" ] ||
 		{ echo "tracerbench: no PostgreSQL 15 in $TB_LAVALAB_PG" >&2; return 1; }
+	# an earlier lab of DIR's, left by a check that was killed
+	tb_lavalab_stop "$dir"
 	rm -rf "$dir" && mkdir -p "$dir"/{media,static,devices,health-checks,worker} &&
 		dir=$(cd "$dir" && pwd) || return 1
-	# the cluster's own user may not reach every results directory
-	pg=$(mktemp -d /tmp/tracerbench-lavalab.XXXXXX) && chmod 755 "$pg" &&
+	# the cluster's own user may not reach every results directory; its
+	# socket's directory is the cluster's and root's alone, as its
+	# access is trust
+	pg=$(mktemp -d /tmp/tracerbench-lavalab.XXXXXX) && chmod 700 "$pg" &&
 		echo "$pg" >"$dir/pg" && chown postgres: "$pg" || return 1
 	# shellcheck disable=SC2016 # expanded by that sh
 	runuser -u postgres -- sh -c '"$1/initdb" -D "$2/data" -A trust -U lava &&
 		"$1/pg_ctl" -D "$2/data" -l "$2/log" -w \
-			-o "-k $2 -c listen_addresses=" start &&
+			-o "-k $2 -c listen_addresses= -c unix_socket_permissions=0700" start &&
 		"$1/psql" -h "$2" -U lava -d postgres -q -c "create database lavaserver"' \
 		sh "$TB_LAVALAB_PG" "$pg" >"$dir/postgres.log" 2>&1 ||
 		{ cat "$dir/postgres.log" >&2; return 1; }
@@ -119,8 +123,9 @@ tb_lavalab_start()
 	return 1
 }
 
-# tb_lavalab_stop DIR: the lab of DIR stopped, its database removed;
-# its logs stay
+# tb_lavalab_stop DIR: the lab of DIR stopped (every process of the
+# sessions it started: lava-run and its QEMU, which the worker starts in
+# process groups of their own, too), its database removed; its logs stay
 tb_lavalab_stop()
 {
 	local pid name pg i
@@ -128,22 +133,23 @@ tb_lavalab_stop()
 	[ -d "$1" ] || return 0
 	if [ -f "$1/pids" ]; then
 		while read -r pid name; do
-			kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null
+			pkill -TERM -s "$pid" 2>/dev/null
 		done <"$1/pids"
 		while read -r pid name; do
 			for ((i = 0; i < 20; i++)); do
-				kill -0 "$pid" 2>/dev/null || break
+				pgrep -s "$pid" >/dev/null || break
 				sleep 1
 			done
-			kill -KILL -- "-$pid" 2>/dev/null &&
+			pkill -KILL -s "$pid" 2>/dev/null &&
 				echo "tracerbench: the lab's $name did not stop: killed" >&2
 		done <"$1/pids"
 		rm -f "$1/pids"
 	fi
 	pg=$(cat "$1/pg" 2>/dev/null)
-	if [ -n "$pg" ] && [ -d "$pg/data" ]; then
-		runuser -u postgres -- "$TB_LAVALAB_PG/pg_ctl" -D "$pg/data" -m fast \
-			-w stop >/dev/null 2>&1
+	if [ -n "$pg" ]; then
+		[ ! -d "$pg/data" ] ||
+			runuser -u postgres -- "$TB_LAVALAB_PG/pg_ctl" -D "$pg/data" \
+				-m fast -w stop >/dev/null 2>&1
 		rm -rf "$pg"
 	fi
 	rm -f "$1/pg"
