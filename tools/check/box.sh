@@ -173,16 +173,19 @@ box_runs()
 
 # check_box_bench DIR KERNEL: bench.sh --target on the box of DIR, which
 # runs Debian's KERNEL: the kernel installed there, then plain trace,
-# which lacks the disk's driver and cannot boot the box. The ssh
-# connection of the first's run is cut (its client killed, as a network
-# drops it): bench.sh names the kernel and round, keeps what came back
-# and leaves the box on its own kernel; --resume goes on, and the first's
-# runs come back with the version it ran on; the one that does not boot
-# is named, with its round; the box is back on its own kernel; the box's
-# state is recorded before the runs and at the boot.
+# which lacks the disk's driver and cannot boot the box, each with the
+# box's command line and a mark (--cmdline), measuring CPU 1 alone
+# (--cpus). The ssh connection of the first's run is cut (its client
+# killed, as a network drops it): bench.sh names the kernel and round,
+# keeps what came back and leaves the box on its own kernel and command
+# line (a kexec back for the line alone); --resume goes on, and the
+# first's runs come back with the version it ran on, of CPU 1 alone; the
+# one that does not boot is named, with its round; the box is back on
+# its own kernel; the box's state is recorded before the runs and at the
+# boot.
 check_box_bench()
 {
-	local dir=$1 out=$TB_OUT/box-bench rel rc f dead pid cut=
+	local dir=$1 out=$TB_OUT/box-bench rel rc f dead pid own cut=
 
 	rel=$(tb_release "$2") || return 1
 	# a lock of a run of this host's that was killed: taken over
@@ -190,16 +193,21 @@ check_box_bench()
 	dead=$!
 	wait $dead
 	box_lock "$dir" "$HOSTNAME $dead since then" || return 1
-	# runs of 20000 samples, some seconds long, to cut one midway
-	(box_bench "$dir" "$out" --rounds 1 --nr-samples 20000 \
-		stock=installed:"$rel" nodisk=trace) &
+	# the box's own command line and a mark: the kernels booted with it,
+	# and the box's own kexec'd back to for its line alone
+	own=$(tb_box_ssh "$dir" 'cat /proc/cmdline' </dev/null | sed 's/^BOOT_IMAGE=[^ ]* //') &&
+		[ -n "$own" ] || return 1
+	# runs of 10^6 samples (a third of a second under icount) of the
+	# box's second CPU alone
+	(box_bench "$dir" "$out" --rounds 1 --nr-samples 1000000 --cpus 1 \
+		--cmdline "$own tb_box_mark=1" stock=installed:"$rel" nodisk=trace) &
 	pid=$!
+	# the connection of stock's collect.sh cut while it lasts: its
+	# progress line, which a follower reads every second, may come
+	# after it ended
 	while kill -0 $pid 2>/dev/null; do
-		if grep -q '^bench.sh: round 1 of 1: stock out (run 1 of' "$out.log" 2>/dev/null; then
-			pkill -KILL -f "$TB_TARGET_DIR/tools/collect.sh --emit" && cut=1
-			break
-		fi
-		sleep 0.2
+		pkill -KILL -f "$TB_TARGET_DIR/tools/collect.sh --emit" && cut=1 && break
+		sleep 0.05
 	done
 	wait $pid
 	rc=$?
@@ -210,6 +218,11 @@ check_box_bench()
 		{ echo "[box] the dropped connection is not named"; return 1; }
 	grep -qF "the target's lock of a run that ended without freeing it ($HOSTNAME $dead since then): taken over" "$out.log" ||
 		{ echo "[box] a stale lock was not taken over"; return 1; }
+	# on its own kernel, but booted with the mark: kexec'd back
+	grep -q '^cmdline .* tb_box_mark=1' "$out/boots/r1-stock.machine" ||
+		{ echo "[box] --cmdline: stock booted with $(grep '^cmdline ' "$out/boots/r1-stock.machine")"; return 1; }
+	[ "$(tb_box_ssh "$dir" 'cat /proc/cmdline' </dev/null | sed 's/^BOOT_IMAGE=[^ ]* //')" = "$own" ] ||
+		{ echo "[box] --cmdline: the box is not back on its own command line"; return 1; }
 	box_is_first "$dir" || return 1
 	TB_SSH_CONFIG=$dir/ssh_config "$TB_TOP/tools/bench.sh" --resume "$out" \
 		>"$out.resume.log" 2>&1
@@ -227,6 +240,14 @@ check_box_bench()
 	done
 	grep -q '^governor ' "$out/boots/r1-stock.machine" ||
 		{ echo "[box] no state of the box at its boot"; return 1; }
+	# --cpus 1: the runs measured CPU 1 alone, and the state says so
+	for f in "$out"/runs/stock.*/*.per_cpu; do
+		[ "$(awk 'NR > 1 { print $1 }' "$f" | paste -sd ' ')" = 1 ] ||
+			{ echo "[box] --cpus 1: $f has CPUs $(awk 'NR > 1 { print $1 }' "$f" | paste -sd ' ')"; return 1; }
+	done
+	{ grep -qx 'machine_measured_cpus 1' "$out/env" &&
+		grep -qx 'measured_cpus 1' "$out/boots/r1-stock.machine"; } ||
+		{ echo "[box] --cpus 1: not the CPUs the state records"; return 1; }
 	box_is_first "$dir"
 }
 
