@@ -212,15 +212,18 @@ part_kernels()
 run_scenarios()
 {
 	local part=$1 k=$2 arch p kern groups clock cpus mem secs args
-	local icount thread initrd n step
+	local icount thread initrd n step t
 
 	n=$(tb_name "$k")
 	while read -r -u 3 arch p kern groups clock cpus mem secs args; do
 		[ "$arch/$p/$kern" = "$TB_ARCH/$part/$k" ] || continue
 		case $clock in
 		host)
+			# each step's time, as a boot's, for the budget's sake
 			for step in ${groups//,/ }; do
+				t=$SECONDS
 				"step_${step//-/_}" "$k"
+				echo "# $n $step: $((SECONDS - t)) s"
 			done
 			continue ;;
 		icount)	icount=1 thread=single ;;
