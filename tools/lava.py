@@ -26,6 +26,7 @@ It needs python3-yaml and python3-jinja2 (lava-dispatcher's own)."""
 
 import os
 import sys
+from urllib.parse import urlsplit
 
 import yaml
 
@@ -92,14 +93,15 @@ def log_records(log_file, level):
 def result(result_file):
     """pass, or fail with LAVA's error type and message: of lava-run's
     result.yaml, or of the job's own result in a job log"""
+    # a job log's every line is a record; result.yaml's first is not
     with open(result_file, errors='replace') as f:
-        text = f.read()
-    if '"lvl": ' in text:
+        first = f.readline()
+        is_log = '"lvl": ' in first
+        res = {} if is_log else yaml.safe_load(first + f.read()) or {}
+    if is_log:
         res = next((m for m in log_records(result_file, 'results')
                     if isinstance(m, dict) and m.get('case') == 'job'
                     and m.get('definition') == 'lava'), {})
-    else:
-        res = yaml.safe_load(text) or {}
     if res.get('result') == 'pass':
         print('pass')
     else:
@@ -121,8 +123,6 @@ def job(show_file):
 def server_key(url):
     """a server's URL as host, port and path: its scheme's default port
     named, its user and lavacli's /RPC2 left out"""
-    from urllib.parse import urlsplit
-
     u = urlsplit(url)
     try:
         port = u.port or {'http': 80, 'https': 443}.get(u.scheme)
@@ -148,8 +148,6 @@ def identity(config, url):
         fail(f'{config}: not YAML')
     if not isinstance(ids, dict):
         fail(f'{config}: not a mapping of identities')
-    from urllib.parse import urlsplit
-
     want = server_key(url)
     user = urlsplit(url).username
     names = [n for n, v in sorted(ids.items()) if isinstance(v, dict)
