@@ -195,7 +195,7 @@ check_box_bench()
 	box_lock "$dir" "$HOSTNAME $dead since then" || return 1
 	# the box's own command line and a mark: the kernels booted with it,
 	# and the box's own kexec'd back to for its line alone
-	own=$(tb_box_ssh "$dir" 'cat /proc/cmdline' </dev/null | sed 's/^BOOT_IMAGE=[^ ]* //') &&
+	own=$(tb_cmdline_own "$(tb_box_ssh "$dir" 'cat /proc/cmdline' </dev/null)") &&
 		[ -n "$own" ] || return 1
 	# runs of 10^6 samples (a third of a second under icount) of the
 	# box's second CPU alone
@@ -221,7 +221,7 @@ check_box_bench()
 	# on its own kernel, but booted with the mark: kexec'd back
 	grep -q '^cmdline .* tb_box_mark=1' "$out/boots/r1-stock.machine" ||
 		{ echo "[box] --cmdline: stock booted with $(grep '^cmdline ' "$out/boots/r1-stock.machine")"; return 1; }
-	[ "$(tb_box_ssh "$dir" 'cat /proc/cmdline' </dev/null | sed 's/^BOOT_IMAGE=[^ ]* //')" = "$own" ] ||
+	[ "$(tb_cmdline_own "$(tb_box_ssh "$dir" 'cat /proc/cmdline' </dev/null)")" = "$own" ] ||
 		{ echo "[box] --cmdline: the box is not back on its own command line"; return 1; }
 	box_is_first "$dir" || return 1
 	TB_SSH_CONFIG=$dir/ssh_config "$TB_TOP/tools/bench.sh" --resume "$out" \
