@@ -524,6 +524,28 @@ check_docs()
 }
 check_docs
 
+# The failures again, last, where the tail of a long log (a CI's) shows
+# them: each "not ok" line of the parts' and the documents' logs, behind
+# any prefixes their programs gave it, and this shell's own
+failures()
+{
+	local job f
+
+	for job in $parts; do
+		f=$(part_log "$job")
+		[ -f "$f" ] || continue
+		grep -E '^(\[[^]]*\] )*not ok ' "$f" | sed "s/^/[${job%%:*} ${job#*:}] /"
+	done
+	for f in "$TB_OUT"/docs/*.log; do
+		[ -f "$f" ] || continue
+		grep -E '^(\[[^]]*\] )*not ok ' "$f" | sed 's/^/[docs] /'
+	done
+	printf 'not ok - %s\n' "${tb_failed_names[@]}"
+}
+if [ "$failed" -ne 0 ]; then
+	echo "# the failures:"
+	failures | awk '!/^not ok - $/ && !seen[$0]++' | head -n 40 | sed 's/^/# /'
+fi
 echo "# make check took $((SECONDS - start)) s"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -47,7 +47,8 @@ tb_wait()
 
 # tb_interrupt_at PID LOG PATTERN: SIGINT (Ctrl-C) to the background job
 # PID (tb_interruptible) once its LOG has a line matching PATTERN (grep),
-# or at once if it ended before; its exit status. If PID leads a process
+# or at once if it ended before; its exit status. LOG must not be there
+# before the job starts: an earlier run's would match at once. If PID leads a process
 # group (setsid), the whole group gets it, as from a terminal's Ctrl-C.
 tb_interrupt_at()
 {
@@ -84,7 +85,8 @@ tb_same_medians()
 }
 
 # result STATUS NAME: print one result, "ok - NAME" for a status of 0, and
-# count it in the caller's passed and failed.
+# count it in the caller's passed and failed; a failure's NAME is kept in
+# tb_failed_names too, for a list at the end of a long log
 result()
 {
 	if [ "$1" -eq 0 ]; then
@@ -92,6 +94,7 @@ result()
 		echo "ok - $2"
 	else
 		failed=$((failed + 1))
+		tb_failed_names+=("$2")
 		echo "not ok - $2"
 	fi
 }
