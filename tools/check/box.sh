@@ -265,6 +265,7 @@ check_box_resume()
 
 	rel=$(tb_release "$2") || return 1
 	box="trace,config=$TB_TOP/tools/kconfig/box.config"
+	rm -f "$out.log"
 	(box_bench "$dir" "$out" --rounds 1 --states out,off \
 		stock=installed:"$rel" box="$box" \
 		box-pad="$box,patches=$TB_TOP/tools/patches/pad-irqoff") &

@@ -202,6 +202,7 @@ lava_server_runs()
 		{ echo "[lava] a wrong token: exit $rc, not refused, or said"; return 1; }
 	# in a session of its own: the SIGINT goes to its process group, as
 	# a terminal's Ctrl-C, lavacli and the rest included
+	rm -f "$d.log"
 	(TB_LAVA_POLL=2 tb_interruptible /usr/bin/setsid "$TB_TOP/tools/bench.sh" "${opts[@]}" \
 		--lava "$url" --lava-token "$lab/token" --out "$d" "$1" \
 		"broken=bzimage=$TB_OUT/lava-run-$TB_ARCH.img,build=$(tb_kernel_dir "$1")" \
