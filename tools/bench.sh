@@ -120,6 +120,10 @@ die()
 	exit 1
 }
 
+# bench.sh's own stderr, kept for a Ctrl-C's trap: it runs inside the
+# command under way, whose messages may go to a file
+exec {bench_stderr}>&2
+
 # the module's facts (tools/cfacts.py): its clocks, its default nr_samples
 tb_cfacts || exit 1
 tb_cli_name=bench.sh

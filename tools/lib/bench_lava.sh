@@ -183,21 +183,23 @@ lava_interrupt()
 {
 	local job=$tb_lava_job_id pid=$tb_lava_run_pid
 
-	if [ "$stop_asked" = 0 ]; then
-		stop_asked=1
-		echo "bench.sh: stopping after the job under way; Ctrl-C again cancels it" >&2
-		return
-	fi
-	if [ -n "$job" ]; then
-		tb_lavacli jobs cancel "$job" >&2 &&
-			die "stopped, job $tb_lava_base/scheduler/job/$job canceled: bench.sh --resume $out goes on"
-		die "stopped; job $tb_lava_base/scheduler/job/$job could not be canceled, and may still run there"
-	elif [ -n "$pid" ]; then
-		kill -INT "$pid" 2>/dev/null
-		tb_wait "$pid"
-		die "stopped, lava-run's job canceled: bench.sh --resume $out goes on"
-	fi
-	die "stopped: bench.sh --resume $out goes on"
+	{
+		if [ "$stop_asked" = 0 ]; then
+			stop_asked=1
+			echo "bench.sh: stopping after the job under way; Ctrl-C again cancels it"
+			return
+		fi
+		if [ -n "$job" ]; then
+			tb_lavacli jobs cancel "$job" &&
+				die "stopped, job $tb_lava_base/scheduler/job/$job canceled: bench.sh --resume $out goes on"
+			die "stopped; job $tb_lava_base/scheduler/job/$job could not be canceled, and may still run there"
+		elif [ -n "$pid" ]; then
+			kill -INT "$pid" 2>/dev/null
+			tb_wait "$pid"
+			die "stopped, lava-run's job canceled: bench.sh --resume $out goes on"
+		fi
+		die "stopped: bench.sh --resume $out goes on"
+	} >&"$bench_stderr" 2>&1
 }
 
 run_lava()

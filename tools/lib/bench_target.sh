@@ -82,7 +82,7 @@ on_interrupt()
 {
 	[ "$stop_asked" = 1 ] && return
 	stop_asked=1
-	echo "bench.sh: stopping after the step under way (a kernel switch, a run); the box then goes back to its own kernel" >&2
+	echo "bench.sh: stopping after the step under way (a kernel switch, a run); the box then goes back to its own kernel" >&"$bench_stderr"
 	TB_SSH_TIMEOUT=20 tb_ssh "touch $TB_TARGET_DIR/stop" </dev/null >/dev/null 2>&1 &
 }
 

@@ -5,17 +5,20 @@ console lines from a LAVA log (lava-run's and lavacli's forms, the
 board's quotes escaped, other levels and broken lines left out), a
 result's outcome (lava-run's result.yaml, a job log), a job's state
 (lavacli's YAML), lavacli's identity of a server, --lava-token's token
-handed to lavacli (a stand-in) and masked, a device dictionary rendered with a job's context and
-a lab's settings; and tb_lava_job (tools/lib/lava.sh): for every device
+handed to lavacli (a stand-in) and masked, a job followed on a stand-in
+server (tb_lava_submit) and a Ctrl-C during it (lava_interrupt), a
+device dictionary rendered with a job's context and a lab's settings; and tb_lava_job (tools/lib/lava.sh): for every device
 type of tools/lava/device-types, a job that is YAML, deploys and boots as
 its line says, waits for the prompt the guest's init gives its shell,
 and carries a name with a quote whole. KTAP, then "N passed, N failed"."""
 
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 import yaml
 
@@ -190,6 +193,167 @@ def test_token(tmp):
     return True, ""
 
 
+# A stand-in lavacli for a server's jobs, driven by files of its state
+# directory $S: "submit" is what jobs submit prints, "states" the job's
+# state at each jobs show (the last one stays), "lost" how many shows
+# fail first (as a server that does not answer), "health", "comment"
+# and "log" the finished job's; each call is appended to "calls".
+FAKE_SERVER = r"""#!/bin/sh
+echo "$*" >>"$S/calls"
+case "$3 $4" in
+"system version")	echo 2024.09 ;;
+"jobs submit")		cat "$S/submit" ;;
+"jobs cancel")		echo canceled ;;
+"jobs logs")		cat "$S/log" ;;
+"jobs show")
+	n=$(grep -c '^-i [^ ]* jobs show' "$S/calls")
+	if [ "$n" -le "$(cat "$S/lost")" ]; then
+		echo "Unable to connect: http://me:$(cat "$S/token")@lab.example/RPC2"
+		exit 1
+	fi
+	n=$((n - $(cat "$S/lost")))
+	st=$(sed -n "${n}p" "$S/states"); [ -n "$st" ] || st=$(tail -n 1 "$S/states")
+	printf 'id: %s\nstate: %s\nhealth: %s\ndevice: qemu-07\nfailure_comment: %s\n' \
+		"$5" "$st" "$(cat "$S/health")" "$(cat "$S/comment")" ;;
+*)			echo "no such call: $*"; exit 1 ;;
+esac
+"""
+
+REC = ('- {"dt": "t", "lvl": "results", "msg": {"case": "job", '
+       '"definition": "lava", "error_msg": "%s", "error_type": "%s", '
+       '"result": "%s"}}\n')
+
+
+def fake_server(tmp, name, submit="42", states=("Running", "Finished"),
+                lost=0, health="Complete", comment="null",
+                log=REC % ("", "", "pass")):
+    """a stand-in server's state directory and the lavacli that reads it
+    (bin/lavacli), and the --lava-token file (token)"""
+    state = os.path.join(tmp, name)
+    os.makedirs(os.path.join(state, "bin"))
+    for f, text in [("submit", submit + "\n"),
+                    ("states", "".join(x + "\n" for x in states)),
+                    ("lost", f"{lost}\n"), ("health", health + "\n"),
+                    ("comment", comment + "\n"), ("log", log),
+                    ("token", "tok-" + os.urandom(6).hex() + "\n")]:
+        with open(os.path.join(state, f), "w") as fh:
+            fh.write(text)
+    fake = os.path.join(state, "bin", "lavacli")
+    with open(fake, "w") as f:
+        f.write(FAKE_SERVER)
+    os.chmod(fake, 0o755)
+    return state
+
+
+def calls(state, what):
+    with open(os.path.join(state, "calls")) as f:
+        return [c for c in f.read().splitlines() if what in c]
+
+
+# tb_lava_submit's job to the stand-in, its outcome in $S/job: its exit
+# status, then its result and page
+SUBMIT = ('. "$1/tools/lib.sh" && export S=$2 && PATH=$S/bin:$PATH && '
+          'TMPDIR=$S && TB_LAVA_POLL=0 && '
+          'tb_lava_connect https://me@lab.example/ "$S/token" && '
+          '{ tb_lava_submit /dev/null "$S/job"; echo "exit $?"; '
+          'cat "$S/job/result" "$S/job/url"; tb_lava_disconnect; }')
+
+
+def test_submit(tmp):
+    """tb_lava_submit against a stand-in server: the job followed to its
+    end, each state said once as it changes, its page, device and log
+    kept; a job that ended Incomplete named with the server's health,
+    the dispatcher's error and the server's comment; a refused job; a
+    server that does not answer on the job given up after five looks,
+    and one that answers again after four not"""
+    url = "https://lab.example/scheduler/job/42"
+    failed = REC % ("Connection closed", "Infrastructure", "fail")
+    cases = [
+        ("complete", {}, ["exit 0", "pass", url],
+         ["Submitted", "Running", "Finished"]),
+        ("incomplete", {"health": "Incomplete", "comment": "board hung",
+                        "log": failed},
+         ["exit 1", "fail Incomplete, Infrastructure: Connection closed "
+          "(board hung)", url], ["Submitted", "Running", "Finished"]),
+        ("refused", {"submit": "Invalid job definition: no actions"},
+         ["exit 1", "fail submit: Invalid job definition: no actions "],
+         []),
+        ("lost", {"lost": 9},
+         ["exit 1", "fail server: no answer on the job five times, it "
+          "may still run there: Unable to connect: "
+          "http://me:<token>@lab.example/RPC2", url], []),
+        ("back", {"lost": 4}, ["exit 0", "pass", url],
+         ["Submitted", "Running", "Finished"])]
+    for name, opts, want, states in cases:
+        states_seen = ["Submitted", "Submitted", "Running", "Running",
+                       "Finished"]
+        state = fake_server(tmp, name, states=states_seen, **opts)
+        rc, out, err = run(["bash", "-c", SUBMIT, "sh", TOP, state])
+        said = re.findall(r"^tracerbench: job \S+: (\w+)$", err, re.M)
+        if out.splitlines() != want or said != states:
+            return False, f"{name}: {out!r}, states {said}: {err!r}"
+        shows = len(calls(state, "jobs show 42"))
+        if name == "lost" and shows != 5:
+            return False, f"lost: {shows} looks at the job, not 5"
+        with open(os.path.join(state, "token")) as f:
+            token = f.read().strip()
+        if token in out + err + open(os.path.join(
+                state, "job", "result")).read():
+            return False, f"{name}: the token said"
+        if name == "complete":
+            with open(os.path.join(state, "job", "device")) as f:
+                if f.read() != "qemu-07\n":
+                    return False, "complete: not the job's device"
+    return True, ""
+
+
+# the job followed as bench.sh follows it, with its Ctrl-C (SIGINT to
+# the script, after a job is under way) handled by lava_interrupt; die
+# and the stderr its messages go to as bench.sh's
+INTERRUPT = ('. "$1/tools/lib.sh" && . "$1/tools/lib/bench_lava.sh" && '
+             'export S=$2 && PATH=$S/bin:$PATH && TMPDIR=$S && '
+             'TB_LAVA_POLL=1 && out=$S/out stop_asked=0 && '
+             'die() { echo "bench.sh: $*" >&2; exit 1; } && '
+             'exec {bench_stderr}>&2 && '
+             'tb_lava_connect https://me@lab.example/ "$S/token" && '
+             'trap lava_interrupt INT && '
+             '{ tb_lava_submit /dev/null "$S/job"; '
+             'echo "exit $? stop_asked $stop_asked"; }')
+
+
+def test_interrupt(tmp):
+    """Ctrl-C while a job runs on a server: the first one lets it run to
+    its end, saying so; a second one cancels it on the server, naming
+    the job"""
+    results = {}
+    for name, sigints in [("once", 1), ("twice", 2)]:
+        state = fake_server(tmp, "int-" + name,
+                            states=["Running"] * 6 + ["Finished"])
+        p = subprocess.Popen(["bash", "-c", INTERRUPT, "sh", TOP, state],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+        # the job under way: its first look was made
+        for _ in range(600):
+            if os.path.exists(os.path.join(state, "job", "show.yaml")):
+                break
+            time.sleep(0.05)
+        for _ in range(sigints):
+            p.send_signal(signal.SIGINT)
+            time.sleep(0.2)
+        out, err = p.communicate(timeout=120)
+        results[name] = (p.returncode, out, err, calls(state, "jobs cancel"))
+    rc, out, err, cancels = results["once"]
+    if (rc != 0 or out.strip() != "exit 0 stop_asked 1" or cancels or
+            "stopping after the job under way" not in err):
+        return False, f"once: exit {rc}, {out!r}, {cancels}: {err!r}"
+    rc, out, err, cancels = results["twice"]
+    if (rc != 1 or out or cancels != ["-i tracerbench jobs cancel 42"] or
+            "stopped, job https://lab.example/scheduler/job/42 canceled: "
+            "bench.sh --resume" not in err):
+        return False, f"twice: exit {rc}, {out!r}, {cancels}: {err!r}"
+    return True, ""
+
+
 def test_device(tmp):
     tdir = os.path.join(tmp, "types")
     os.makedirs(tdir)
@@ -295,6 +459,10 @@ def main():
                 ("lavacli's identity of a server", test_identity, (tmp,)),
                 ("--lava-token: a copy for lavacli alone, masked, removed",
                  test_token, (tmp,)),
+                ("a job on a server followed to its end, or given up",
+                 test_submit, (tmp,)),
+                ("Ctrl-C: once after the job, twice cancels it",
+                 test_interrupt, (tmp,)),
                 ("a device dictionary from a job's context and a lab's "
                  "settings", test_device, (tmp,)),
                 ("a job for each device type, as its line says",
