@@ -523,16 +523,28 @@ def analyse(rows, order, refs, prims, args):
 
 def machine_warnings(rows, order):
     """What tools/guest/machine.sh found amiss on a measured machine
-    (--host, --target: env's machine_warning.WHAT), and the runs that
-    began with a load average above 0.5 (meta's load)."""
+    (--host, --target: env's machine_warning.WHAT) before the first run,
+    and at a kernel's boots (--target: its runs' meta) where that was
+    not found before; and the runs that began with a load average above
+    0.5 (meta's load)."""
     out, dirs = [], []
     for n in order:
         d = rows[n]["dir"]
+        env = rows[n]["env"]
+        before = {v for k, v in env.items() if k.startswith("machine_warning.")}
         if d not in dirs:
             dirs.append(d)
-            env = rows[n]["env"]
             out += [f"{d}: {v}" for k, v in sorted(env.items())
                     if k.startswith("machine_warning.")]
+        at_boot = {}
+        for run in rows[n]["runs"]:
+            for k, v in sorted(run["meta"].items()):
+                if k.startswith("machine_warning.") and v not in before:
+                    at_boot.setdefault(v, []).append(str(run["meta"]["round"]))
+        for v, rounds in at_boot.items():
+            s = "s" if len(rounds) > 1 else ""
+            out.append(f"{n}: at its boot{s} of round{s} "
+                       f"{', '.join(rounds)}: {v}")
         loaded = [run["meta"] for run in rows[n]["runs"]
                   if float(run["meta"].get("load", 0) or 0) > 0.5]
         if loaded:

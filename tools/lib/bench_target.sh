@@ -121,11 +121,25 @@ target_boot()
 		target_collect "$out_boot" "$(collect_args "$first" "$n" "$labels") --skip=$(runs_present "$first" "$n" "$labels")"
 	rc=$?
 	take_runs "$out_boot.ktap" "$pos" 2>/dev/null
+	target_boot_warnings "$out_boot"
 	[ $rc = 0 ] ||
 		target_fail "kernel $labels, round $first: collect.sh failed or the connection dropped (exit $rc): $(tail -n 3 "$out_boot.log" | tr '\n' ' ')"
 	target_do "$out_boot.rmmod" tb_ssh "rmmod tracerbench" ||
 		target_fail "kernel $labels, round $first: the module does not unload: $(cat "$out_boot.rmmod")"
 	rm -f "$out_boot.rmmod"
+}
+
+# target_boot_warnings OUT_BOOT: the box's warnings at this boot
+# (OUT_BOOT.machine's warning.WHAT), in the meta of each run it gave,
+# as machine_warning.WHAT: a kernel may set the governor, turbo or SMT
+# otherwise than the box's own, and report.py names the kernel so
+target_boot_warnings()
+{
+	local m
+
+	while read -r m; do
+		sed -n 's/^warning\./machine_warning./p' "$1.machine" >>"$m"
+	done < <(run_metas "$1.ktap")
 }
 
 # target_lock: the box's directory taken for this run before anything

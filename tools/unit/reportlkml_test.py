@@ -84,8 +84,10 @@ def t_lkml_dirs(tmp):
 def t_lkml_box(tmp):
     """--format lkml of a test box's directory (bench.sh --target): the
     header names the box and its CPU, cores, SMT, governor and turbo;
-    machine.sh's warnings, and the runs begun with a load above 0.5,
-    are said on stderr, the rest of the report as it is."""
+    machine.sh's warnings before the first run, those of a kernel's
+    boots that were not found before (with the rounds), and the runs
+    begun with a load above 0.5, are said on stderr, the rest of the
+    report as it is."""
     env = dict(mode="host", arch="x86_64", host_cpu="AMD EPYC",
                nr_samples=10000, rounds=2, tracerbench="0.3.0",
                target="ssh://root@lab-box:22", machine_hostname="lab-box",
@@ -99,6 +101,12 @@ def t_lkml_box(tmp):
         doc = json.load(f)
     for run in doc["runs"]:
         run["meta"]["load"] = "0.93" if run["id"] == "b.off.r2" else "0.12"
+        # at each boot: turbo, as before the first run (not said again),
+        # and b's governor in both rounds, a's in round 2 alone
+        run["meta"]["machine_warning.turbo"] = "turbo/boost is on"
+        if run["id"] != "a.off.r1":
+            run["meta"]["machine_warning.governor"] = \
+                "the cpufreq governor is schedutil"
     with open(f"{d}/results.json", "w") as f:
         json.dump(doc, f)
     rc, out, err = report(["--format", "lkml", "--reference", "a", d])
@@ -108,10 +116,14 @@ def t_lkml_box(tmp):
            "governor",
            "    powersave, turbo on, counter 1 GHz"])
     warned = [x for x in err.splitlines() if "lab-box" in x or "box:" in x
-              or "load" in x]
+              or "load" in x or "boot" in x]
     expect("the machine's warnings", warned, [
         f"report.py: warning: {d}: the cpufreq governor is powersave",
         f"report.py: warning: {d}: turbo/boost is on",
+        "report.py: warning: a.off: at its boot of round 2: the cpufreq "
+        "governor is schedutil",
+        "report.py: warning: b.off: at its boots of rounds 1, 2: the "
+        "cpufreq governor is schedutil",
         "report.py: warning: b.off: 1 of its 2 runs began with a load "
         "average above 0.5 (up to 0.93): other work shared the CPUs"])
 
