@@ -120,6 +120,19 @@ box_bench()
 		--nr-samples 2000 --out "$out" "$@" >"$out.log" 2>&1
 }
 
+# box_cut PID PATTERN: the ssh connection whose client's command line
+# matches PATTERN (pkill -f) cut, by killing the client as soon as it
+# exists, as a network drops it, while the job PID lasts; 1 if none
+# was there to cut
+box_cut()
+{
+	while kill -0 "$1" 2>/dev/null; do
+		pkill -KILL -f "$2" && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 # box_is_first DIR: the box of DIR runs the kernel it ran at the start
 # (DIR/first: release and version), and the tool left none of its
 # kernels there, nor its lock
@@ -185,7 +198,7 @@ box_runs()
 # boot.
 check_box_bench()
 {
-	local dir=$1 out=$TB_OUT/box-bench rel rc f dead pid own cut=
+	local dir=$1 out=$TB_OUT/box-bench rel rc f dead pid own cut
 
 	rel=$(tb_release "$2") || return 1
 	# a lock of a run of this host's that was killed: taken over
@@ -205,14 +218,12 @@ check_box_bench()
 	# the connection of stock's collect.sh cut while it lasts: its
 	# progress line, which a follower reads every second, may come
 	# after it ended
-	while kill -0 $pid 2>/dev/null; do
-		pkill -KILL -f "$TB_TARGET_DIR/tools/collect.sh --emit" && cut=1 && break
-		sleep 0.05
-	done
+	box_cut $pid "$TB_TARGET_DIR/tools/collect.sh --emit"
+	cut=$?
 	wait $pid
 	rc=$?
 	sed 's/^/[box bench] /' "$out.log"
-	[ "$cut" = 1 ] || { echo "[box] no run's connection to cut"; return 1; }
+	[ "$cut" = 0 ] || { echo "[box] no run's connection to cut"; return 1; }
 	[ $rc = 1 ] || { echo "[box] bench.sh exited $rc after the cut, not 1"; return 1; }
 	grep -q "^bench.sh: kernel stock, round 1: collect.sh failed or the connection dropped (exit [0-9]*)" "$out.log" ||
 		{ echo "[box] the dropped connection is not named"; return 1; }
@@ -344,6 +355,30 @@ check_box_lock()
 		{ echo "[box] the other run's lock changed: $owner_after"; return 1; }
 	[ -z "$(ls "$out/runs" "$out"/boots/* 2>/dev/null)" ] ||
 		{ echo "[box] a refused run left results"; return 1; }
+}
+
+# check_box_sent DIR KERNEL: a run that stops after sending a kernel,
+# before its first switch, removes what it sent: the box's own KERNEL's
+# module goes first, then the connection that copies the second
+# kernel's image is cut, which stops the run; nothing of either is
+# left, and the box's lock is freed
+check_box_sent()
+{
+	local dir=$1 out=$TB_OUT/box-sent rel pid rc cut
+
+	rel=$(tb_release "$2") || return 1
+	(box_bench "$dir" "$out" --rounds 1 first=installed:"$rel" \
+		second="trace,config=$TB_TOP/tools/kconfig/box.config") &
+	pid=$!
+	box_cut $pid "$TB_TARGET_DIR/kernels/second/vmlinuz"
+	cut=$?
+	wait $pid
+	rc=$?
+	sed 's/^/[box sent] /' "$out.log"
+	[ "$cut" = 0 ] || { echo "[box] no copy of the second kernel to cut"; return 1; }
+	{ [ $rc = 1 ] && grep -q "^bench.sh: cannot copy kernel second to the box" "$out.log"; } ||
+		{ echo "[box] the second kernel's copy did not fail: exit $rc"; return 1; }
+	box_is_first "$dir"
 }
 
 # check_box_config DIR: the configuration of the kernel the box of DIR
@@ -486,6 +521,8 @@ step_box()
 		result $? "bench.sh --target: three kernels; Ctrl-C stops after the run, --resume completes the directory; report.py names the box"
 		check_box_lock "$dir" "$1"
 		result $? "bench.sh --target: a box another run holds is refused at once, naming it, its lock as it was"
+		check_box_sent "$dir" "$1"
+		result $? "bench.sh --target: a run stopped after sending a kernel removes it from the box"
 		check_box_icount
 		result $? "bench.sh --target: under icount, the box's medians of a kernel are those of its image booted by bench.sh"
 		check_box_unchanged "$dir"

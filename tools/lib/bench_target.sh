@@ -48,7 +48,9 @@ target_return()
 		[ $rc = 0 ] || return 1
 	fi
 	target_home=1
-	tb_target_clean
+	# if they cannot be removed now, the EXIT trap tries again
+	tb_target_clean && target_sent=0
+	return 0
 }
 
 # target_do OUT CMD...: CMD (a function: tb_ssh, tb_target_kexec) with
@@ -145,12 +147,14 @@ target_boot_warnings()
 # target_lock: the box's directory taken for this run before anything
 # is built or sent, so that a run against a box in use ends at once;
 # freed as the run ends, whichever way (an EXIT trap), if the box is on
-# its own kernel then (target_home)
+# its own kernel then (target_home), with the kernels sent to it
+# removed if they are still there (target_sent: a run that stopped
+# between sending them and its first switch)
 target_lock()
 {
 	target_owner="$HOSTNAME $$ since $(date -u +%Y-%m-%dT%H:%M:%SZ), results in $out"
 	tb_target_lock "$target_owner" || die "the box at $target cannot be used (see above)"
-	target_home=1
+	target_home=1 target_sent=0
 	trap target_unlock EXIT
 }
 
@@ -162,6 +166,8 @@ target_unlock()
 		echo "bench.sh: the box stays locked, as it may not be on its own kernel: once it is, remove $TB_TARGET_DIR/lock there" >&2
 		return
 	fi
+	[ "$target_sent" = 0 ] || TB_SSH_TIMEOUT=20 tb_target_clean >/dev/null 2>&1 ||
+		echo "bench.sh: could not remove the kernels sent to the box: remove $TB_TARGET_DIR/kernels there" >&2
 	TB_SSH_TIMEOUT=20 tb_target_unlock "$target_owner" >/dev/null 2>&1 ||
 		echo "bench.sh: could not free the box's lock: remove $TB_TARGET_DIR/lock there" >&2
 }
@@ -201,6 +207,7 @@ target_prepare()
 	tb_ssh "sh $TB_TARGET_DIR/tools/machine.sh --prefix machine_ --cpus ${cpus:-all}" \
 		</dev/null >"$out/boots/machine" ||
 		die "cannot read the box's state: $(tail -n 1 "$out/boots/machine")"
+	# every kernel checked before any is sent
 	for b in "${boots[@]}"; do
 		l=${boot_labels[$b]%%,*}
 		if [ "${TB_SPECS[$l.kind]}" = installed ]; then
@@ -211,14 +218,21 @@ target_prepare()
 				die "kernel $l: the box has no /boot/vmlinuz-${TB_SPECS[$l.release]}"
 			tb_ssh "[ -f /boot/initrd.img-${TB_SPECS[$l.release]} ]" </dev/null &&
 				TB_SPECS[$l.initrd]=/boot/initrd.img-${TB_SPECS[$l.release]}
-			tb_target_put "$(bench_module "$l")" \
-				"$TB_TARGET_DIR/kernels/$l/tracerbench.ko" ||
-				die "cannot copy kernel $l's module to the box"
 		else
 			{ read -r "TB_SPECS[$l.release]" &&
 				read -r "TB_SPECS[$l.version]"; } \
 				< <(tb_image_uname "$b") ||
 				die "kernel $l: $b is no x86 kernel image"
+		fi
+	done
+	target_sent=1
+	for b in "${boots[@]}"; do
+		l=${boot_labels[$b]%%,*}
+		if [ "${TB_SPECS[$l.kind]}" = installed ]; then
+			tb_target_put "$(bench_module "$l")" \
+				"$TB_TARGET_DIR/kernels/$l/tracerbench.ko" ||
+				die "cannot copy kernel $l's module to the box"
+		else
 			echo "bench.sh: sending kernel $l (${TB_SPECS[$l.release]}) to the box" >&2
 			tb_target_stage "$l" "$b" "" "$(bench_module "$l")" ||
 				die "cannot copy kernel $l to the box"
