@@ -527,24 +527,27 @@ def machine_warnings(rows, order):
     and at a kernel's boots (--target: its runs' meta) where that was
     not found before; and the runs that began with a load average above
     0.5 (meta's load)."""
-    out, dirs = [], []
+    out, dirs, at_boot = [], [], {}
     for n in order:
         d = rows[n]["dir"]
         env = rows[n]["env"]
-        before = {v for k, v in env.items() if k.startswith("machine_warning.")}
         if d not in dirs:
             dirs.append(d)
             out += [f"{d}: {v}" for k, v in sorted(env.items())
                     if k.startswith("machine_warning.")]
-        at_boot = {}
+        # a boot's, once for its kernel (not for each state it ran)
+        before = {v for k, v in env.items() if k.startswith("machine_warning.")}
+        kernel = at_boot.setdefault(rows[n]["label"], {})
         for run in rows[n]["runs"]:
             for k, v in sorted(run["meta"].items()):
                 if k.startswith("machine_warning.") and v not in before:
-                    at_boot.setdefault(v, []).append(str(run["meta"]["round"]))
-        for v, rounds in at_boot.items():
+                    kernel.setdefault(v, set()).add(run["meta"]["round"])
+    for label, warned in at_boot.items():
+        for v, rounds in warned.items():
             s = "s" if len(rounds) > 1 else ""
-            out.append(f"{n}: at its boot{s} of round{s} "
-                       f"{', '.join(rounds)}: {v}")
+            out.append(f"kernel {label}: at its boot{s} of round{s} "
+                       f"{', '.join(map(str, sorted(rounds)))}: {v}")
+    for n in order:
         loaded = [run["meta"] for run in rows[n]["runs"]
                   if float(run["meta"].get("load", 0) or 0) > 0.5]
         if loaded:

@@ -134,13 +134,15 @@ target_boot()
 # target_boot_warnings OUT_BOOT: the box's warnings at this boot
 # (OUT_BOOT.machine's warning.WHAT), in the meta of each run it gave,
 # as machine_warning.WHAT: a kernel may set the governor, turbo or SMT
-# otherwise than the box's own, and report.py names the kernel so
+# otherwise than the box's own, and report.py names the kernel so. Not
+# the load's: each run's meta has the load as it began.
 target_boot_warnings()
 {
 	local m
 
 	while read -r m; do
-		sed -n 's/^warning\./machine_warning./p' "$1.machine" >>"$m"
+		sed -n -e '/^warning\.load /d' -e 's/^warning\./machine_warning./p' \
+			"$1.machine" >>"$m"
 	done < <(run_metas "$1.ktap")
 }
 

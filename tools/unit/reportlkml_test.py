@@ -96,13 +96,15 @@ def t_lkml_box(tmp):
                machine_turbo="on")
     env["machine_warning.governor"] = "the cpufreq governor is powersave"
     env["machine_warning.turbo"] = "turbo/boost is on"
-    d = results(f"{tmp}/box", env, {"a.off": [75] * 2, "b.off": [80] * 2})
+    d = results(f"{tmp}/box", env, {"a.off": [75] * 2, "b.off": [80] * 2,
+                                    "b.on": [90] * 2})
     with open(f"{d}/results.json") as f:
         doc = json.load(f)
     for run in doc["runs"]:
         run["meta"]["load"] = "0.93" if run["id"] == "b.off.r2" else "0.12"
         # at each boot: turbo, as before the first run (not said again),
-        # and b's governor in both rounds, a's in round 2 alone
+        # and b's governor in both rounds (both states: said once), a's
+        # in round 2 alone
         run["meta"]["machine_warning.turbo"] = "turbo/boost is on"
         if run["id"] != "a.off.r1":
             run["meta"]["machine_warning.governor"] = \
@@ -120,9 +122,9 @@ def t_lkml_box(tmp):
     expect("the machine's warnings", warned, [
         f"report.py: warning: {d}: the cpufreq governor is powersave",
         f"report.py: warning: {d}: turbo/boost is on",
-        "report.py: warning: a.off: at its boot of round 2: the cpufreq "
-        "governor is schedutil",
-        "report.py: warning: b.off: at its boots of rounds 1, 2: the "
+        "report.py: warning: kernel a: at its boot of round 2: the "
+        "cpufreq governor is schedutil",
+        "report.py: warning: kernel b: at its boots of rounds 1, 2: the "
         "cpufreq governor is schedutil",
         "report.py: warning: b.off: 1 of its 2 runs began with a load "
         "average above 0.5 (up to 0.93): other work shared the CPUs"])
