@@ -41,7 +41,8 @@ TB_TARGET_SSH_OPTS=()
 # TB_TARGET_KEY, if set, the only key offered; TB_TARGET_SSH_OPTS (an
 # array) adds ssh options, as the box's (no host key kept for a
 # throwaway box) and a bound on the connection. TB_SSH_TIMEOUT, if set,
-# bounds the whole command (seconds).
+# bounds the whole command, and TB_SSH_CONNECT (default 10) the
+# connection's start (seconds).
 tb_ssh()
 {
 	local key=() t=()
@@ -50,7 +51,7 @@ tb_ssh()
 	[ -n "${TB_TARGET_KEY:-}" ] &&
 		key+=(-i "$TB_TARGET_KEY" -o IdentitiesOnly=yes)
 	[ -n "${TB_SSH_TIMEOUT:-}" ] && t=(timeout -k 5 "$TB_SSH_TIMEOUT")
-	"${t[@]}" ssh -o BatchMode=yes -o ConnectTimeout=10 -o ServerAliveInterval=5 \
+	"${t[@]}" ssh -o BatchMode=yes -o ConnectTimeout="${TB_SSH_CONNECT:-10}" -o ServerAliveInterval=5 \
 		-o ServerAliveCountMax=6 "${key[@]}" \
 		"${TB_TARGET_SSH_OPTS[@]}" -p "$TB_TARGET_PORT" \
 		-l "$TB_TARGET_USER" "$TB_TARGET_HOST" "$@"
@@ -141,7 +142,7 @@ tb_target_stage()
 tb_target_kexec()
 {
 	local image=$1 initrd=$2 cmdline=$3 rel=$4 ver=$5 before now end answered
-	local iarg='' out
+	local iarg='' out bound=2
 
 	before=$(tb_target_uname) || return 1
 	before=$(echo "$before" | sed -n 3p)
@@ -164,8 +165,14 @@ tb_target_kexec()
 	answered=
 	while [ $SECONDS -lt $end ]; do
 		sleep 1
-		# a probe begun as the old kernel went down hangs: bound it
-		now=$(TB_SSH_TIMEOUT=15 tb_target_uname 2>/dev/null) || continue
+		# A probe begun while no kernel answers waits for its bound
+		# (QEMU's user network, for one, holds the connection open),
+		# one begun as the old kernel went down for ever: a short
+		# bound first, a second longer after each failure, as a slow
+		# box needs (2 s, then 3, ... 15)
+		now=$(TB_SSH_CONNECT=$bound TB_SSH_TIMEOUT=$((bound + 3)) \
+			tb_target_uname 2>/dev/null) ||
+			{ [ $bound -ge 15 ] || bound=$((bound + 1)); continue; }
 		[ "$(echo "$now" | sed -n 3p)" != "$before" ] && break
 		answered=$now
 		now=
