@@ -5,9 +5,10 @@ console lines from a LAVA log (lava-run's and lavacli's forms, the
 board's quotes escaped, other levels and broken lines left out), a
 result's outcome (lava-run's result.yaml, a job log), a job's state
 (lavacli's YAML), lavacli's identity of a server, --lava-token's token
-handed to lavacli (a stand-in) and masked, a job followed on a stand-in
-server (tb_lava_submit) and a Ctrl-C during it (lava_interrupt), a
-device dictionary rendered with a job's context and a lab's settings; and tb_lava_job (tools/lib/lava.sh): for every device
+handed to lavacli (a stand-in) and masked, a job followed on a
+stand-in server (tb_lava_submit) and a Ctrl-C during it
+(lava_interrupt), a device dictionary rendered with a job's context
+and a lab's settings; and tb_lava_job (tools/lib/lava.sh): for every device
 type of tools/lava/device-types, a job that is YAML, deploys and boots as
 its line says, waits for the prompt the guest's init gives its shell,
 and carries a name with a quote whole. KTAP, then "N passed, N failed"."""
@@ -329,17 +330,19 @@ def test_interrupt(tmp):
     for name, sigints in [("once", 1), ("twice", 2)]:
         state = fake_server(tmp, "int-" + name,
                             states=["Running"] * 6 + ["Finished"])
+        # in a session of its own, whose process group gets the SIGINT,
+        # as a terminal's Ctrl-C reaches the foreground command too
         p = subprocess.Popen(["bash", "-c", INTERRUPT, "sh", TOP, state],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True)
+                             text=True, start_new_session=True)
         # the job under way: its first look was made
         for _ in range(600):
             if os.path.exists(os.path.join(state, "job", "show.yaml")):
                 break
             time.sleep(0.05)
         for _ in range(sigints):
-            p.send_signal(signal.SIGINT)
-            time.sleep(0.2)
+            os.killpg(p.pid, signal.SIGINT)
+            time.sleep(0.5)
         out, err = p.communicate(timeout=120)
         results[name] = (p.returncode, out, err, calls(state, "jobs cancel"))
     rc, out, err, cancels = results["once"]
