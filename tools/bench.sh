@@ -121,7 +121,8 @@ die()
 }
 
 # bench.sh's own stderr, kept for a Ctrl-C's trap: it runs inside the
-# command under way, whose messages may go to a file
+# command under way, whose messages may go to a file. (Its children
+# hold it too, as they hold stderr itself unless told otherwise.)
 exec {bench_stderr}>&2
 
 # the module's facts (tools/cfacts.py): its clocks, its default nr_samples

@@ -48,8 +48,9 @@ tb_wait()
 # tb_interrupt_at PID LOG PATTERN: SIGINT (Ctrl-C) to the background job
 # PID (tb_interruptible) once its LOG has a line matching PATTERN (grep),
 # or at once if it ended before; its exit status. LOG must not be there
-# before the job starts: an earlier run's would match at once. If PID leads a process
-# group (setsid), the whole group gets it, as from a terminal's Ctrl-C.
+# before the job starts: an earlier run's would match at once. If PID
+# leads a process group (setsid), the whole group gets it, as from a
+# terminal's Ctrl-C.
 tb_interrupt_at()
 {
 	until grep -q "$3" "$2" 2>/dev/null; do
