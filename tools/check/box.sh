@@ -120,17 +120,27 @@ box_bench()
 		--nr-samples 2000 --out "$out" "$@" >"$out.log" 2>&1
 }
 
-# box_cut PID PATTERN: the ssh connection whose client's command line
-# matches PATTERN (pkill -f) cut, by killing the client as soon as it
-# exists, as a network drops it, while the job PID lasts; 1 if none
-# was there to cut
-box_cut()
+# box_bench_cut DIR OUT TAG PATTERN ARG...: box_bench DIR OUT ARGs,
+# with the ssh connection whose client's command line matches PATTERN
+# (pkill -f) cut as soon as it exists, as a network drops it; its
+# output said behind [TAG]. bench.sh's exit status, or 2, said, if no
+# such connection was there to cut.
+box_bench_cut()
 {
-	while kill -0 "$1" 2>/dev/null; do
-		pkill -KILL -f "$2" && return 0
+	local dir=$1 out=$2 tag=$3 pattern=$4 pid cut=1 rc
+
+	shift 4
+	(box_bench "$dir" "$out" "$@") &
+	pid=$!
+	while kill -0 $pid 2>/dev/null; do
+		pkill -KILL -f "$pattern" && cut=0 && break
 		sleep 0.05
 	done
-	return 1
+	wait $pid
+	rc=$?
+	sed "s/^/[$tag] /" "$out.log"
+	[ $cut = 0 ] || { echo "[box] $tag: no connection of '$pattern' to cut"; return 2; }
+	return $rc
 }
 
 # box_is_first DIR: the box of DIR runs the kernel it ran at the start
@@ -198,7 +208,7 @@ box_runs()
 # boot.
 check_box_bench()
 {
-	local dir=$1 out=$TB_OUT/box-bench rel rc f dead pid own cut
+	local dir=$1 out=$TB_OUT/box-bench rel rc f dead own
 
 	rel=$(tb_release "$2") || return 1
 	# a lock of a run of this host's that was killed: taken over
@@ -212,18 +222,13 @@ check_box_bench()
 		[ -n "$own" ] || return 1
 	# runs of 10^6 samples (a third of a second under icount) of the
 	# box's second CPU alone
-	(box_bench "$dir" "$out" --rounds 1 --nr-samples 1000000 --cpus 1 \
-		--cmdline "$own tb_box_mark=1" stock=installed:"$rel" nodisk=trace) &
-	pid=$!
 	# the connection of stock's collect.sh cut while it lasts: its
 	# progress line, which a follower reads every second, may come
 	# after it ended
-	box_cut $pid "$TB_TARGET_DIR/tools/collect.sh --emit"
-	cut=$?
-	wait $pid
+	box_bench_cut "$dir" "$out" "box bench" "$TB_TARGET_DIR/tools/collect.sh --emit" \
+		--rounds 1 --nr-samples 1000000 --cpus 1 \
+		--cmdline "$own tb_box_mark=1" stock=installed:"$rel" nodisk=trace
 	rc=$?
-	sed 's/^/[box bench] /' "$out.log"
-	[ "$cut" = 0 ] || { echo "[box] no run's connection to cut"; return 1; }
 	[ $rc = 1 ] || { echo "[box] bench.sh exited $rc after the cut, not 1"; return 1; }
 	grep -q "^bench.sh: kernel stock, round 1: collect.sh failed or the connection dropped (exit [0-9]*)" "$out.log" ||
 		{ echo "[box] the dropped connection is not named"; return 1; }
@@ -364,18 +369,13 @@ check_box_lock()
 # left, and the box's lock is freed
 check_box_sent()
 {
-	local dir=$1 out=$TB_OUT/box-sent rel pid rc cut
+	local dir=$1 out=$TB_OUT/box-sent rel rc
 
 	rel=$(tb_release "$2") || return 1
-	(box_bench "$dir" "$out" --rounds 1 first=installed:"$rel" \
-		second="trace,config=$TB_TOP/tools/kconfig/box.config") &
-	pid=$!
-	box_cut $pid "$TB_TARGET_DIR/kernels/second/vmlinuz"
-	cut=$?
-	wait $pid
+	box_bench_cut "$dir" "$out" "box sent" "$TB_TARGET_DIR/kernels/second/vmlinuz" \
+		--rounds 1 first=installed:"$rel" \
+		second="trace,config=$TB_TOP/tools/kconfig/box.config"
 	rc=$?
-	sed 's/^/[box sent] /' "$out.log"
-	[ "$cut" = 0 ] || { echo "[box] no copy of the second kernel to cut"; return 1; }
 	{ [ $rc = 1 ] && grep -q "^bench.sh: cannot copy kernel second to the box" "$out.log"; } ||
 		{ echo "[box] the second kernel's copy did not fail: exit $rc"; return 1; }
 	box_is_first "$dir"
