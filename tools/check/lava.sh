@@ -242,6 +242,32 @@ lava_server_runs()
 	echo "[lava server] the token is in none of the files written"
 }
 
+# check_lava_no_runs KERNEL: a job that ends Complete with no runs in
+# its log (a board whose console gave nothing of the suite) is named,
+# with its page and kernel, as a failure: bench.sh --lava URL on a
+# stand-in server (tools/unit/lavacli-standin, which lava_test.py
+# drives too); nothing reaches the URL's host
+check_lava_no_runs()
+{
+	local d=$TB_OUT/lava-no-runs s rc
+
+	s=$d.server
+	rm -rf "$d" "$d".* && mkdir -p "$s/bin" &&
+		ln -s "$TB_TOP/tools/unit/lavacli-standin" "$s/bin/lavacli" &&
+		printf '42\n' >"$s/submit" && printf 'Running\nFinished\n' >"$s/states" &&
+		echo 0 >"$s/lost" && echo Complete >"$s/health" && echo null >"$s/comment" &&
+		printf -- '- {"dt": "t", "lvl": "results", "msg": {"case": "job", "definition": "lava", "result": "pass"}}\n' >"$s/log" &&
+		echo "tok-$RANDOM$RANDOM" >"$s/token" || return 1
+	S=$s PATH=$s/bin:$PATH TB_LAVA_POLL=1 "$TB_TOP/tools/bench.sh" --arch "$TB_ARCH" \
+		--rounds 1 --nr-samples 2000 --states off --out "$d" \
+		--lava https://me@lab.example/ --lava-token "$s/token" "$1" >"$d.log" 2>&1
+	rc=$?
+	sed 's/^/[lava no runs] /' "$d.log"
+	{ [ $rc = 1 ] && grep -qF "bench.sh: kernel $1, round 1: job https://lab.example/scheduler/job/42 ($d/boots/r1-$1.lava/log): no runs in its log, or a garbled one" "$d.log"; } ||
+		{ echo "[lava] a job with no runs: exit $rc, not named"; return 1; }
+	grep -q "jobs logs 42" "$s/calls" || { echo "[lava] the log was not fetched"; return 1; }
+}
+
 # step_lava KERNEL: LAVA's jobs of KERNEL, as written and as run
 step_lava()
 {
@@ -251,6 +277,8 @@ step_lava()
 	check_lava_run "$1"
 	result $? "bench.sh --lava local: jobs run by lava-run on a qemu device; a kernel that does not boot named, the other's runs kept, with the medians of bench.sh's own boot"
 	[ "$TB_ARCH" = x86_64 ] || return 0
+	check_lava_no_runs "$1"
+	result $? "bench.sh --lava URL: a job that ends with no runs in its log named by its page and kernel"
 	tb_install lavalab >&2 || { result 1 "lava: a LAVA server's packages installed"; return; }
 	check_lava_server "$1"
 	result $? "bench.sh --lava URL: jobs submitted by lavacli to a LAVA server on this machine; Ctrl-C stops after the job under way, --resume submits the missing job alone, an incomplete job named by URL, the medians of bench.sh's own boot, the token in no file"

@@ -194,31 +194,8 @@ def test_token(tmp):
     return True, ""
 
 
-# A stand-in lavacli for a server's jobs, driven by files of its state
-# directory $S: "submit" is what jobs submit prints, "states" the job's
-# state at each jobs show (the last one stays), "lost" how many shows
-# fail first (as a server that does not answer), "health", "comment"
-# and "log" the finished job's; each call is appended to "calls".
-FAKE_SERVER = r"""#!/bin/sh
-echo "$*" >>"$S/calls"
-case "$3 $4" in
-"system version")	echo 2024.09 ;;
-"jobs submit")		cat "$S/submit" ;;
-"jobs cancel")		echo canceled ;;
-"jobs logs")		cat "$S/log" ;;
-"jobs show")
-	n=$(grep -c '^-i [^ ]* jobs show' "$S/calls")
-	if [ "$n" -le "$(cat "$S/lost")" ]; then
-		echo "Unable to connect: http://me:$(cat "$S/token")@lab.example/RPC2"
-		exit 1
-	fi
-	n=$((n - $(cat "$S/lost")))
-	st=$(sed -n "${n}p" "$S/states"); [ -n "$st" ] || st=$(tail -n 1 "$S/states")
-	printf 'id: %s\nstate: %s\nhealth: %s\ndevice: qemu-07\nfailure_comment: %s\n' \
-		"$5" "$st" "$(cat "$S/health")" "$(cat "$S/comment")" ;;
-*)			echo "no such call: $*"; exit 1 ;;
-esac
-"""
+# the stand-in lavacli, driven by the files of a state directory
+STANDIN = os.path.join(TOP, "tools", "unit", "lavacli-standin")
 
 REC = ('- {"dt": "t", "lvl": "results", "msg": {"case": "job", '
        '"definition": "lava", "error_msg": "%s", "error_type": "%s", '
@@ -228,8 +205,8 @@ REC = ('- {"dt": "t", "lvl": "results", "msg": {"case": "job", '
 def fake_server(tmp, name, submit="42", states=("Running", "Finished"),
                 lost=0, health="Complete", comment="null",
                 log=REC % ("", "", "pass")):
-    """a stand-in server's state directory and the lavacli that reads it
-    (bin/lavacli), and the --lava-token file (token)"""
+    """a stand-in server's state directory, with the lavacli that reads
+    it (bin/lavacli) and the --lava-token file (token)"""
     state = os.path.join(tmp, name)
     os.makedirs(os.path.join(state, "bin"))
     for f, text in [("submit", submit + "\n"),
@@ -239,10 +216,7 @@ def fake_server(tmp, name, submit="42", states=("Running", "Finished"),
                     ("token", "tok-" + os.urandom(6).hex() + "\n")]:
         with open(os.path.join(state, f), "w") as fh:
             fh.write(text)
-    fake = os.path.join(state, "bin", "lavacli")
-    with open(fake, "w") as f:
-        f.write(FAKE_SERVER)
-    os.chmod(fake, 0o755)
+    os.symlink(STANDIN, os.path.join(state, "bin", "lavacli"))
     return state
 
 
