@@ -281,12 +281,20 @@ check_box_resume()
 
 	rel=$(tb_release "$2") || return 1
 	box="trace,config=$TB_TOP/tools/kconfig/box.config"
-	rm -f "$out.log"
 	(box_bench "$dir" "$out" --rounds 1 --states out,off \
 		stock=installed:"$rel" box="$box" \
 		box-pad="$box,patches=$TB_TOP/tools/patches/pad-irqoff") &
 	pid=$!
-	tb_interrupt_at $pid "$out.log" '^bench.sh: round 1 of 1: stock .*(run 1 of'
+	# Ctrl-C during stock's run, as soon as its collect.sh has its
+	# connection: bench.sh's progress line of the run, which a follower
+	# reads every second, may come after it ended, and the SIGINT
+	# during the next kernel's switch, which then runs
+	while kill -0 $pid 2>/dev/null; do
+		pgrep -f "$TB_TARGET_DIR/tools/collect.sh --emit" >/dev/null && break
+		sleep 0.05
+	done
+	kill -INT $pid
+	wait $pid
 	rc=$?
 	sed 's/^/[box interrupted] /' "$out.log"
 	{ [ $rc = 1 ] && grep -q "stopped as asked" "$out.log"; } ||
