@@ -374,7 +374,8 @@ check_box_lock()
 # before its first switch, removes what it sent: the box's own KERNEL's
 # module goes first, then the connection that copies the second
 # kernel's image is cut, which stops the run; nothing of either is
-# left, and the box's lock is freed
+# left, and the box's lock is freed. Its --resume, where the box's
+# kernel is not the one it ran first, is refused, naming both.
 check_box_sent()
 {
 	local dir=$1 out=$TB_OUT/box-sent rel rc
@@ -386,6 +387,16 @@ check_box_sent()
 	rc=$?
 	{ [ $rc = 1 ] && grep -q "^bench.sh: cannot copy kernel second to the box" "$out.log"; } ||
 		{ echo "[box] the second kernel's copy did not fail: exit $rc"; return 1; }
+	box_is_first "$dir" || return 1
+	# --resume where the box's kernel is not the one it ran first (as
+	# told by its version): refused, naming both, before anything is sent
+	sed -i '2s/.*/#9 SMP not this one/' "$out/boots/first" || return 1
+	TB_SSH_CONFIG=$dir/ssh_config "$TB_TOP/tools/bench.sh" --resume "$out" \
+		>"$out.resume.log" 2>&1
+	rc=$?
+	sed 's/^/[box sent resumed] /' "$out.resume.log"
+	{ [ $rc = 1 ] && grep -qF "bench.sh: the box runs $(paste -sd ' ' "$dir/first"), not its own kernel of the first run, $rel #9 SMP not this one: put it back on it to resume" "$out.resume.log"; } ||
+		{ echo "[box] --resume on another kernel than the first: exit $rc, not refused so"; return 1; }
 	box_is_first "$dir"
 }
 

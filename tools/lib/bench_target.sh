@@ -188,7 +188,7 @@ target_prepare()
 	# --resume: the box's own kernel is the one it ran first
 	if [ -n "$resume" ] && [ -f "$out/boots/first" ]; then
 		cmp -s <(head -n 2 "$out/boots/now") <(head -n 2 "$out/boots/first") ||
-			die "the box runs $(head -n 1 "$out/boots/now"), not its own kernel $(head -n 1 "$out/boots/first") of the first run: put it back on it to resume"
+			die "the box runs $(head -n 2 "$out/boots/now" | paste -sd ' '), not its own kernel of the first run, $(head -n 2 "$out/boots/first" | paste -sd ' '): put it back on it to resume"
 		rm "$out/boots/now"
 	else
 		mv "$out/boots/now" "$out/boots/first"
