@@ -205,7 +205,8 @@ box_runs()
 # first's runs come back with the version it ran on, of CPU 1 alone; the
 # one that does not boot is named, with its round; the box is back on
 # its own kernel; the box's state is recorded before the runs and at the
-# boot.
+# boot. A --resume then, with the box's first kernel recorded as
+# another, is refused naming both.
 check_box_bench()
 {
 	local dir=$1 out=$TB_OUT/box-bench rel rc f dead own
@@ -264,6 +265,16 @@ check_box_bench()
 	{ grep -qx 'machine_measured_cpus 1' "$out/env" &&
 		grep -qx 'measured_cpus 1' "$out/boots/r1-stock.machine"; } ||
 		{ echo "[box] --cpus 1: not the CPUs the state records"; return 1; }
+	box_is_first "$dir" || return 1
+	# a --resume where the box's kernel is not the one it ran first (as
+	# told by its version): refused, naming both, before anything is sent
+	sed -i '2s/.*/#9 SMP not this one/' "$out/boots/first" || return 1
+	TB_SSH_CONFIG=$dir/ssh_config "$TB_TOP/tools/bench.sh" --resume "$out" \
+		>"$out.other.log" 2>&1
+	rc=$?
+	sed 's/^/[box bench on another kernel] /' "$out.other.log"
+	{ [ $rc = 1 ] && grep -qF "bench.sh: the box runs $(paste -sd ' ' "$dir/first"), not its own kernel of the first run, $rel #9 SMP not this one: put it back on it to resume" "$out.other.log"; } ||
+		{ echo "[box] --resume on another kernel than the first: exit $rc, not refused so"; return 1; }
 	box_is_first "$dir"
 }
 
@@ -374,8 +385,7 @@ check_box_lock()
 # before its first switch, removes what it sent: the box's own KERNEL's
 # module goes first, then the connection that copies the second
 # kernel's image is cut, which stops the run; nothing of either is
-# left, and the box's lock is freed. Its --resume, where the box's
-# kernel is not the one it ran first, is refused, naming both.
+# left, and the box's lock is freed
 check_box_sent()
 {
 	local dir=$1 out=$TB_OUT/box-sent rel rc
@@ -387,16 +397,6 @@ check_box_sent()
 	rc=$?
 	{ [ $rc = 1 ] && grep -q "^bench.sh: cannot copy kernel second to the box" "$out.log"; } ||
 		{ echo "[box] the second kernel's copy did not fail: exit $rc"; return 1; }
-	box_is_first "$dir" || return 1
-	# --resume where the box's kernel is not the one it ran first (as
-	# told by its version): refused, naming both, before anything is sent
-	sed -i '2s/.*/#9 SMP not this one/' "$out/boots/first" || return 1
-	TB_SSH_CONFIG=$dir/ssh_config "$TB_TOP/tools/bench.sh" --resume "$out" \
-		>"$out.resume.log" 2>&1
-	rc=$?
-	sed 's/^/[box sent resumed] /' "$out.resume.log"
-	{ [ $rc = 1 ] && grep -qF "bench.sh: the box runs $(paste -sd ' ' "$dir/first"), not its own kernel of the first run, $rel #9 SMP not this one: put it back on it to resume" "$out.resume.log"; } ||
-		{ echo "[box] --resume on another kernel than the first: exit $rc, not refused so"; return 1; }
 	box_is_first "$dir"
 }
 
