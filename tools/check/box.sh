@@ -292,16 +292,19 @@ check_box_resume()
 
 	rel=$(tb_release "$2") || return 1
 	box="trace,config=$TB_TOP/tools/kconfig/box.config"
+	rm -rf "$out"
 	(box_bench "$dir" "$out" --rounds 1 --states out,off \
 		stock=installed:"$rel" box="$box" \
 		box-pad="$box,patches=$TB_TOP/tools/patches/pad-irqoff") &
 	pid=$!
-	# Ctrl-C during stock's run, as soon as its collect.sh has its
-	# connection: bench.sh's progress line of the run, which a follower
-	# reads every second, may come after it ended, and the SIGINT
-	# during the next kernel's switch, which then runs
+	# Ctrl-C during stock's run, as soon as collect.sh says it began
+	# it: bench.sh's line of it, from a follower that reads every
+	# second, may come after the run ended and the next kernel's
+	# switch began (whose run is then made); before collect.sh began
+	# the run, the Ctrl-C stops it from making any
 	while kill -0 $pid 2>/dev/null; do
-		pgrep -f "$TB_TARGET_DIR/tools/collect.sh --emit" >/dev/null && break
+		grep -qs '^# progress round 1 state out label stock run 1/' \
+			"$out/boots/r1-stock.ktap" && break
 		sleep 0.05
 	done
 	kill -INT $pid
