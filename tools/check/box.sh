@@ -302,13 +302,8 @@ check_box_resume()
 	# second, may come after the run ended and the next kernel's
 	# switch began (whose run is then made); before collect.sh began
 	# the run, the Ctrl-C stops it from making any
-	while kill -0 $pid 2>/dev/null; do
-		grep -qs '^# progress round 1 state out label stock run 1/' \
-			"$out/boots/r1-stock.ktap" && break
-		sleep 0.05
-	done
-	kill -INT $pid
-	wait $pid
+	tb_interrupt_at $pid "$out/boots/r1-stock.ktap" \
+		'^# progress round 1 state out label stock run 1/'
 	rc=$?
 	sed 's/^/[box interrupted] /' "$out.log"
 	{ [ $rc = 1 ] && grep -q "stopped as asked" "$out.log"; } ||

@@ -48,14 +48,16 @@ tb_wait()
 # tb_interrupt_at PID LOG PATTERN: SIGINT (Ctrl-C) to the background job
 # PID (tb_interruptible) once its LOG has a line matching PATTERN (grep),
 # or at once if it ended before; its exit status. LOG must not be there
-# before the job starts: an earlier run's would match at once. If PID
+# before the job starts: an earlier run's would match at once. It is
+# looked at every 0.05 s, so that a step that follows the line closely
+# is still under way. If PID
 # leads a process group (setsid), the whole group gets it, as from a
 # terminal's Ctrl-C.
 tb_interrupt_at()
 {
 	until grep -q "$3" "$2" 2>/dev/null; do
 		kill -0 "$1" 2>/dev/null || break
-		sleep 0.5
+		sleep 0.05
 	done
 	if [ "$(ps -o pgid= -p "$1" | tr -d ' ')" = "$1" ]; then
 		kill -INT -- "-$1"
