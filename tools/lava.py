@@ -96,9 +96,9 @@ def result(result_file):
     # a job log's every line is a record; result.yaml's first is not
     with open(result_file, errors='replace') as f:
         first = f.readline()
-        is_log = '"lvl": ' in first
-        res = {} if is_log else yaml.safe_load(first + f.read()) or {}
-    if is_log:
+        res = None if '"lvl": ' in first else \
+            yaml.safe_load(first + f.read()) or {}
+    if res is None:
         res = next((m for m in log_records(result_file, 'results')
                     if isinstance(m, dict) and m.get('case') == 'job'
                     and m.get('definition') == 'lava'), {})

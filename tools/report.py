@@ -530,13 +530,12 @@ def machine_warnings(rows, order):
     out, dirs, at_boot = [], [], {}
     for n in order:
         d = rows[n]["dir"]
-        env = rows[n]["env"]
+        before = [v for k, v in sorted(rows[n]["env"].items())
+                  if k.startswith("machine_warning.")]
         if d not in dirs:
             dirs.append(d)
-            out += [f"{d}: {v}" for k, v in sorted(env.items())
-                    if k.startswith("machine_warning.")]
+            out += [f"{d}: {v}" for v in before]
         # a boot's, once for its kernel (not for each state it ran)
-        before = {v for k, v in env.items() if k.startswith("machine_warning.")}
         kernel = at_boot.setdefault(rows[n]["label"], {})
         for run in rows[n]["runs"]:
             for k, v in sorted(run["meta"].items()):
