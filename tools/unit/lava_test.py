@@ -202,20 +202,19 @@ REC = ('- {"dt": "t", "lvl": "results", "msg": {"case": "job", '
        '"result": "%s"}}\n')
 
 
-def fake_server(tmp, name, submit="42", states=("Running", "Finished"),
-                lost=0, health="Complete", comment="null",
-                log=REC % ("", "", "pass")):
+def fake_server(tmp, name, log=REC % ("", "", "pass"), states=(), **files):
     """a stand-in server's state directory, with the lavacli that reads
-    it (bin/lavacli) and the --lava-token file (token)"""
+    it (bin/lavacli), the --lava-token file (token), its job's log and
+    the FILES given (submit, lost, health, comment: the stand-in's own
+    defaults for the others), STATES a line each"""
     state = os.path.join(tmp, name)
     os.makedirs(os.path.join(state, "bin"))
-    for f, text in [("submit", submit + "\n"),
-                    ("states", "".join(x + "\n" for x in states)),
-                    ("lost", f"{lost}\n"), ("health", health + "\n"),
-                    ("comment", comment + "\n"), ("log", log),
-                    ("token", "tok-" + os.urandom(6).hex() + "\n")]:
+    if states:
+        files["states"] = "\n".join(states)
+    files.update(log=log, token="tok-" + os.urandom(6).hex())
+    for f, text in files.items():
         with open(os.path.join(state, f), "w") as fh:
-            fh.write(text)
+            fh.write(f"{text}\n" if f != "log" else text)
     os.symlink(STANDIN, os.path.join(state, "bin", "lavacli"))
     return state
 
