@@ -6,18 +6,24 @@
 # boot gets a copy of it with a throwaway key authorized for root, the
 # box's init (tools/guest/box-init) and the kernel it boots installed in
 # /boot, with an initrd of the modules that kernel needs for the disk and
-# the network. Sourced by tools/lib.sh.
+# the network, and GRUB's menu for it; the box boots through GRUB, as a
+# test machine does. Sourced by tools/lib.sh.
 
 # The cache of rootfs images, beside the kernels' unless told (a test
 # points it elsewhere); what the rootfs is made of, which keys it.
 TB_BOX_CACHE=${TB_BOX_CACHE:-$TB_CACHE/box}
 TB_BOX_SUITE=bookworm
-TB_BOX_PACKAGES=openssh-server,kexec-tools,kmod,busybox
+# grub2-common: grub-reboot, for bench.sh --switch grub-reboot
+TB_BOX_PACKAGES=openssh-server,kexec-tools,kmod,busybox,grub2-common
 TB_BOX_SIZE=2G
 # the modules, with what they depend on, that the box's initrd loads:
 # QEMU's virtio-rng seeds the kernel's random pool, which without it took
 # up to 80 s under TCG to let sshd start
 TB_BOX_MODULES="virtio_pci virtio_rng virtio_blk ext4 virtio_net"
+# The box's kernel command line; its QEMU's life, a bound for a box its
+# caller forgot (seconds, default 2 hours), and how long a boot may take
+# to answer ssh (seconds).
+TB_BOX_APPEND="root=/dev/vda rw console=ttyS0 loglevel=4 panic=-1 tsc=reliable"
 
 # tb_box_sources: the apt sources mmdebstrap reads, the host's own
 tb_box_sources()
@@ -142,18 +148,67 @@ tb_box_modules()
 	rm "$dir/deps"
 }
 
+# tb_box_grub DIR RELEASE UUID: the box's boot loader, GRUB for BIOS
+# (i386-pc, the host's grub-pc-bin), as DIR/grub.lnx, which QEMU loads
+# as it would a kernel (lnxboot.img before the core image) and which
+# reads its menu from the disk's /boot/grub, as GRUB installed on a disk
+# does; the modules a menu uses are in its core image, since the disk
+# holds none. And DIR/grub.cfg, the menu Debian's update-grub writes,
+# from the host's scripts of Debian's GRUB (bookworm's, as the box's):
+# the header, which honours grub-reboot's next_entry, one entry as
+# 10_linux writes it for the kernel of RELEASE on the file system of
+# UUID, with the box's command line, and 41_custom, which reads
+# /boot/grub/custom.cfg.
+tb_box_grub()
+{
+	local dir=$1 rel=$2 uuid=$3 d=/usr/lib/grub/i386-pc
+
+	# GRUB's console is the serial port from the start, as the box's
+	# console is: what it says before it reads its menu is seen
+	printf '%s\n' 'serial --unit=0 --speed=115200' \
+		'terminal_input serial console' 'terminal_output serial console' \
+		>"$dir/early.cfg"
+	grub-mkimage -O i386-pc -d "$d" -p '(hd0)/boot/grub' -c "$dir/early.cfg" \
+		-o "$dir/core.img" \
+		biosdisk part_msdos part_gpt ext2 normal linux gzio configfile \
+		loadenv search search_fs_uuid search_fs_file search_label test \
+		echo serial terminal terminfo sleep true regexp halt reboot &&
+		cat "$d/lnxboot.img" "$dir/core.img" >"$dir/grub.lnx" &&
+		rm "$dir/core.img" "$dir/early.cfg" || return 1
+	{
+		GRUB_DEFAULT=0 GRUB_TIMEOUT=0 GRUB_TERMINAL=serial \
+			GRUB_SERIAL_COMMAND='serial --unit=0 --speed=115200' \
+			pkgdatadir=/usr/share/grub grub_probe=false \
+			sh /etc/grub.d/00_header &&
+		cat <<EOF &&
+menuentry 'Debian GNU/Linux' --id box {
+	insmod ext2
+	search --no-floppy --fs-uuid --set=root $uuid
+	linux /boot/vmlinuz-$rel $TB_BOX_APPEND
+	initrd /boot/initrd.img-$rel
+}
+EOF
+		sh /etc/grub.d/41_custom
+	} >"$dir/grub.cfg"
+}
+
 # tb_box_disk DIR IMAGE RELEASE: DIR/disk.img, the box's disk for one
 # boot: a sparse copy of the cached rootfs with, written by debugfs (no
 # mount), the box's init as /sbin/init, DIR/key.pub authorized for root,
-# and the kernel IMAGE of RELEASE with its initrd DIR/initrd.img and, if
+# the kernel IMAGE of RELEASE with its initrd DIR/initrd.img and, if
 # the host has one, its configuration in /boot, as a Debian box has its
-# kernels (kexec finds the box's own kernel there).
+# kernels (kexec finds the box's own kernel there), and GRUB's menu for
+# it with an empty environment block (tb_box_grub), in /boot/grub.
 tb_box_disk()
 {
-	local dir=$1 image=$2 rel=$3 rootfs err
+	local dir=$1 image=$2 rel=$3 rootfs err uuid
 
 	rootfs=$(tb_box_image) || return 1
-	cp --sparse=always "$rootfs" "$dir/disk.img" &&
+	uuid=$(dumpe2fs -h "$rootfs" 2>/dev/null |
+		sed -n 's/^Filesystem UUID: *//p') && [ -n "$uuid" ] &&
+		tb_box_grub "$dir" "$rel" "$uuid" &&
+		grub-editenv "$dir/grubenv" create &&
+		cp --sparse=always "$rootfs" "$dir/disk.img" &&
 		cp "$TB_TOP/tools/guest/box-init" "$dir/init" &&
 		cp "$image" "$dir/vmlinuz" || return 1
 	# its configuration beside it, as Debian installs one (a kernel's
@@ -171,19 +226,18 @@ sif /root/.ssh/authorized_keys mode 0100600
 write vmlinuz /boot/vmlinuz-$rel
 write initrd.img /boot/initrd.img-$rel
 $([ -s "$dir/config" ] && echo "write config /boot/config-$rel")
+mkdir /boot/grub
+write grub.cfg /boot/grub/grub.cfg
+write grubenv /boot/grub/grubenv
 EOF
 	)
-	rm -f "$dir/init" "$dir/vmlinuz" "$dir/config"
+	rm -f "$dir/init" "$dir/vmlinuz" "$dir/config" "$dir/grubenv"
 	err=$(echo "$err" | grep -v '^debugfs [0-9.]* (')
 	[ -z "$err" ] && return 0
 	echo "tracerbench: writing into the box's disk failed: $err" >&2
 	return 1
 }
 
-# The box's kernel command line; its QEMU's life, a bound for a box its
-# caller forgot (seconds, default 2 hours), and how long a boot may take
-# to answer ssh (seconds).
-TB_BOX_APPEND="root=/dev/vda rw console=ttyS0 loglevel=4 panic=-1 tsc=reliable"
 TB_BOX_LIFE=${TB_BOX_LIFE:-7200}
 TB_BOX_WAIT=${TB_BOX_WAIT:-180}
 
@@ -222,12 +276,13 @@ tb_box_ssh()
 # from 127.0.0.1 alone (a free port, in DIR/port; QEMU's user network
 # restricted, so that the box reaches nothing); return when ssh answers,
 # within TB_BOX_WAIT seconds. 1, with the console's end, if it does not.
-# The box runs until tb_box_stop DIR, or TB_BOX_LIFE seconds; a reboot
-# (a panic, panic=-1) brings it back on IMAGE, as a test machine's
-# firmware boots its default kernel.
+# The box runs until tb_box_stop DIR, or TB_BOX_LIFE seconds; it boots
+# through GRUB (tb_box_grub), and a reboot (a panic, panic=-1) goes
+# through GRUB again: to IMAGE, its default entry, as a test machine's
+# firmware does, or to the entry grub-reboot named.
 tb_box_start()
 {
-	local dir=$1 image=$2 rel=$3 port
+	local dir=$1 image=$2 rel=$3 port pid
 	local thread=${TB_TCG_THREAD-single} counted=()
 
 	# TB_ICOUNT=1: a busy vCPU's clock counts its instructions, as in
@@ -253,8 +308,7 @@ tb_box_start()
 		timeout -k 5 "$TB_BOX_LIFE" "$TB_QEMU" \
 			-accel "tcg${thread:+,thread=$thread}" "${counted[@]}" \
 			-smp "$TB_CPUS" -m "$TB_MEM" -display none -monitor none \
-			-kernel "$image" -initrd "$dir/initrd.img" \
-			-append "$TB_BOX_APPEND" \
+			-kernel "$dir/grub.lnx" \
 			-drive file="$dir/disk.img",format=raw,if=virtio \
 			-device virtio-rng-pci \
 			-nic user,model=virtio-net-pci,restrict=on,hostfwd=tcp:127.0.0.1:"$port"-:22 \
@@ -263,7 +317,11 @@ tb_box_start()
 		tb_box_wait "$dir" "$TB_BOX_WAIT" && return 0
 		grep -q 'host forwarding' "$dir/qemu.log" || break
 	done
-	tb_box_stop "$dir" 2>/dev/null
+	# a box that never answered ssh is not asked to power off
+	pid=$(cat "$dir/qemu.pid")
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	rm -f "$dir/qemu.pid" "$dir/disk.img"
 	return 1
 }
 
@@ -278,6 +336,13 @@ tb_box_wait()
 		if ! kill -0 "$pid" 2>/dev/null; then
 			echo "tracerbench: the box's QEMU exited before ssh answered:" >&2
 			tail -n 5 "$dir/qemu.log" "$dir/console" >&2
+			return 1
+		fi
+		# GRUB then waits at its menu for a key
+		if grep -q 'Failed to boot both default and fallback entries' \
+			"$dir/console" 2>/dev/null; then
+			echo "tracerbench: the box's GRUB could not boot its kernel:" >&2
+			grep -ao 'error: [^.]*' "$dir/console" | tail -n 3 >&2
 			return 1
 		fi
 		TB_SSH_TIMEOUT=30 tb_box_ssh "$dir" true 2>/dev/null \

@@ -82,8 +82,8 @@ tb_packages()
 			out+=" python3-tap python3-tz python3-voluptuous"
 			out+=" python3-whitenoise python3-yaml python3-zmq" ;;
 		check)	out+=" dkms sparse linux-source-6.1 git"
-			# the box, a QEMU guest as a test machine (tools/lib/box.sh)
-			out+=" mmdebstrap e2fsprogs openssh-client"
+			# the box, a test machine in QEMU booted by GRUB (tools/lib/box.sh)
+			out+=" mmdebstrap e2fsprogs openssh-client grub-common grub-pc-bin"
 			out+=" python3 python3-scipy python3-matplotlib" ;;
 		*)	echo "tracerbench: no such need: $n" >&2
 			return 1 ;;
