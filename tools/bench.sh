@@ -80,8 +80,11 @@ options (--opt VALUE or --opt=VALUE; lists comma-separated):
   --label LABEL    with --host, the running kernel's label (default host)
   --target URL     measure the KERNELs on a test box reached by ssh
                    (x86-64, root, kexec-tools; doc/box.md), each
-                   switched to by kexec, the box back on its own
+                   switched to by --switch, the box back on its own
                    kernel at the end
+  --switch HOW     with --target, how the box goes to each kernel:
+                   kexec (default), or grub-reboot (a one-time GRUB
+                   entry and a reboot, where kexec is not allowed)
   --cmdline LINE   with --target, the kernels' command line (default:
                    the box's own)
   --box-config     with --target, build the variants from the box's own
@@ -137,7 +140,7 @@ parse_args()
 	out='' rounds=12 states='' icount=0 nr_samples=$TB_C_DEFAULT_SAMPLES
 	do_work=0 host=0 arch='' clock='' batch=1 vcpus='' mem=''
 	host_label='' target='' cpus='' kcmdline='' resume='' rounds_set=0
-	box_config=0 lava='' lava_type='' lava_dry='' lava_artifacts_url=''
+	box_config=0 switch='' lava='' lava_type='' lava_dry='' lava_artifacts_url=''
 	lava_artifacts_dir='' lava_token=''
 	nopts=0
 	args=("$@")
@@ -163,6 +166,7 @@ parse_args()
 		--cpus)		cpus=$2 ;;
 		--cmdline)	kcmdline=$2 ;;
 		--box-config)	box_config=1 ;;
+		--switch)	switch=$2 ;;
 		--lava)		lava=$2 ;;
 		--device-type)	lava_type=$2 ;;
 		--artifacts)	lava_artifacts_url=$2 ;;
@@ -225,10 +229,7 @@ states=${states// /,}
 	tb_usage_error "--cpus wants a CPU list such as 0-3,8, not '$cpus'"
 [ -z "$cpus" ] || [ $host = 1 ] || [ -n "$target" ] ||
 	tb_usage_error "--cpus picks the CPUs of --host or --target; a guest's are --vcpus"
-[ -z "$kcmdline" ] || [ -n "$target" ] ||
-	tb_usage_error "--cmdline applies to --target alone"
-[ "$box_config" = 0 ] || [ -n "$target" ] ||
-	tb_usage_error "--box-config applies to --target alone"
+target_check_options
 # a real machine's, the host's or a box's: no guest's settings
 if [ $host = 1 ] || [ -n "$target" ]; then
 	[ $icount = 0 ] || tb_usage_error "--icount applies to QEMU guests only"
@@ -330,6 +331,7 @@ write_env()
 			echo "mode host"
 			echo "target $target"
 			echo "cmdline_sent ${kcmdline:-as the box had it}"
+			echo "switch $TB_TARGET_SWITCH"
 			# the box as found, before the first switch
 			cat "$out/boots/machine"
 		else

@@ -399,6 +399,51 @@ check_box_sent()
 	box_is_first "$dir"
 }
 
+# box_grub_files DIR: GRUB's files on the box of DIR, each with its
+# checksum
+box_grub_files()
+{
+	tb_box_ssh "$1" "cd $TB_TARGET_GRUB && for f in \$(ls -A); do
+		echo \"\$f \$(md5sum <\$f | cut -c 1-32)\"; done" </dev/null
+}
+
+# check_box_grub DIR: bench.sh --target --switch grub-reboot on the box
+# of DIR, which boots through GRUB: the kernel box of check_box_resume,
+# booted by a one-time entry of GRUB's that finds it in the tool's
+# directory (its BOOT_IMAGE), gives runs of its version, and the box
+# ends on its own kernel, its GRUB files as they were: custom.cfg gone,
+# grub.cfg and the environment block, which grub-reboot and GRUB wrote,
+# the same. A custom.cfg of the box's own refuses the switch, and stays.
+check_box_grub()
+{
+	local dir=$1 out=$TB_OUT/box-grub before after rc why
+
+	before=$(box_grub_files "$dir") && [ -n "$before" ] || return 1
+	(box_bench "$dir" "$out" --switch grub-reboot --rounds 1 --states off \
+		box="trace,config=$TB_TOP/tools/kconfig/box.config")
+	rc=$?
+	sed 's/^/[box grub] /' "$out.log"
+	[ $rc = 0 ] || { echo "[box] --switch grub-reboot: exit $rc"; return 1; }
+	box_runs "$out" box 1 || return 1
+	grep -q "^cmdline BOOT_IMAGE=(hd0)$TB_TARGET_DIR/kernels/box/vmlinuz " \
+		"$out/boots/r1-box.machine" ||
+		{ echo "[box] not booted by GRUB from the tool's directory: $(grep '^cmdline ' "$out/boots/r1-box.machine")"; return 1; }
+	grep -q "^tracerbench: the target is back on its kernel, " "$out.log" ||
+		{ echo "[box] not said back on its kernel"; return 1; }
+	box_is_first "$dir" || return 1
+	after=$(box_grub_files "$dir")
+	[ "$after" = "$before" ] ||
+		{ echo "[box] GRUB's files were:"; echo "$before"; echo "[box] and are:"; echo "$after"; return 1; }
+	# a custom.cfg of the box's: refused, and kept
+	tb_box_ssh "$dir" "echo '# mine' >$TB_TARGET_GRUB/custom.cfg" </dev/null || return 1
+	why=$(tb_box_use "$dir" && TB_TARGET_SWITCH=grub-reboot tb_target_record "$TB_OUT/box-grub-record" 2>&1)
+	rc=$?
+	after=$(tb_box_ssh "$dir" "cat $TB_TARGET_GRUB/custom.cfg && rm $TB_TARGET_GRUB/custom.cfg" </dev/null)
+	{ [ $rc = 1 ] && [ "$why" = "tracerbench: the target has a $TB_TARGET_GRUB/custom.cfg of its own, which the tool would not change" ]; } ||
+		{ echo "[box] a custom.cfg of the box's: $rc, $why"; return 1; }
+	[ "$after" = '# mine' ] || { echo "[box] the box's custom.cfg changed: $after"; return 1; }
+}
+
 # check_box_config DIR: the configuration of the kernel the box of DIR
 # runs, read over ssh, is its /boot/config-RELEASE; a variant configured
 # on it (bench.sh --box-config; building a Debian configuration's kernel
@@ -546,6 +591,8 @@ step_box()
 		result $? "bench.sh --target: under icount, the box's medians of a kernel are those of its image booted by bench.sh"
 		check_box_unchanged "$dir"
 		result $? "bench.sh --target: no file of the box outside its directory changed"
+		check_box_grub "$dir"
+		result $? "bench.sh --target --switch grub-reboot: a kernel booted by a one-time GRUB entry; the box back on its own, GRUB's files as they were"
 		check_box_config "$dir"
 		result $? "bench.sh --box-config: the box's kernel configuration read over ssh, a variant configured on it, every option changed named"
 		check_box_off "$dir"

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash disable=SC2154 # bench.sh's variables
 # bench.sh --target: the boots of its rounds on a test box reached by
-# ssh (tools/lib/target.sh), each a kexec into one of the kernels sent.
+# ssh (tools/lib/target.sh), each a switch (kexec, or grub-reboot and a
+# reboot) into one of the kernels sent.
 # Sourced by tools/bench.sh alone: these functions work on its results
 # directory ($out), its kernels (TB_SPECS, boots, boot_labels) and its
 # options; run_rounds (bench.sh) calls target_boot for each boot.
@@ -53,10 +54,10 @@ target_return()
 	return 0
 }
 
-# target_do OUT CMD...: CMD (a function: tb_ssh, tb_target_kexec) with
+# target_do OUT CMD...: CMD (a function: tb_ssh, tb_target_switch) with
 # its output into OUT, run in the background, where SIGINT is ignored,
 # so that Ctrl-C reaches only this script (on_interrupt) and a step on
-# the box is never cut short: not a kexec under way, not a run. Its
+# the box is never cut short: not a switch under way, not a run. Its
 # status.
 target_do()
 {
@@ -89,7 +90,7 @@ on_interrupt()
 }
 
 # target_boot FIRST N POS IMAGE BOOT NBOOTS START: run_rounds's boot on
-# the box: the switch by kexec to the kernel, checked by its uname, the
+# the box: the switch (--switch) to the kernel, checked by its uname, the
 # box's state, the module loaded, collect.sh's runs, the module unloaded
 target_boot()
 {
@@ -106,7 +107,7 @@ target_boot()
 	else
 		image=$d/kernels/$l/vmlinuz initrd=$target_initrd
 	fi
-	target_do "$out_boot.switch" tb_target_kexec "$image" "$initrd" \
+	target_do "$out_boot.switch" tb_target_switch "$image" "$initrd" \
 		"$target_cmdline" "$rel" "$ver" ||
 		target_fail "kernel $labels, round $first: $(sed 's/^tracerbench: //' "$out_boot.switch")"
 	# a box with systemd goes on starting its services after sshd
@@ -144,6 +145,28 @@ target_boot_warnings()
 		sed -n -e '/^warning\.load /d' -e 's/^warning\./machine_warning./p' \
 			"$1.machine" >>"$m"
 	done < <(run_metas "$1.ktap")
+}
+
+# target_check_options: bench.sh's options of --target checked against
+# the others; the switch, kexec by default, for tools/lib/target.sh
+target_check_options()
+{
+	local why
+
+	[ -z "$kcmdline" ] || [ -n "$target" ] ||
+		tb_usage_error "--cmdline applies to --target alone"
+	[ "$box_config" = 0 ] || [ -n "$target" ] ||
+		tb_usage_error "--box-config applies to --target alone"
+	[ -z "$switch" ] || [ -n "$target" ] ||
+		tb_usage_error "--switch applies to --target alone"
+	case ${switch:=kexec} in
+	kexec | grub-reboot) ;;
+	*)	tb_usage_error "--switch wants kexec or grub-reboot, not '$switch'" ;;
+	esac
+	TB_TARGET_SWITCH=$switch
+	[ "$switch" = kexec ] || [ -z "$kcmdline" ] ||
+		why=$(tb_grub_cmdline_ok "$kcmdline" 2>&1) ||
+		tb_usage_error "${why#tracerbench: }"
 }
 
 # target_lock: the box's directory taken for this run before anything
@@ -195,6 +218,10 @@ target_prepare()
 	fi
 	first_rel=$(head -n 1 "$out/boots/first")
 	target_cmdline=${kcmdline:-$(tb_cmdline_own "$(sed -n 3p "$out/boots/first")")}
+	# the way back too
+	[ "$TB_TARGET_SWITCH" = kexec ] ||
+		tb_grub_cmdline_ok "$(tb_cmdline_own "$(sed -n 3p "$out/boots/first")")" ||
+		die "the box's own command line cannot go back through GRUB (see above)"
 	# a kernel sent boots with the box's own initrd: the rig's kernels
 	# need no module to mount the root, and the box's init finds it
 	target_initrd=

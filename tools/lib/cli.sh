@@ -123,7 +123,7 @@ tb_list()
 # tb_cli_switches, for bench.sh and for compare.sh, which passes them on
 tb_bench_options()
 {
-	tb_cli_values="--arch --out --rounds --states --nr-samples --batch --clock --label --vcpus --mem --target --cpus --cmdline --resume --lava --device-type --artifacts --artifacts-dir --lava-dry-run --lava-token"
+	tb_cli_values="--arch --out --rounds --states --nr-samples --batch --clock --label --vcpus --mem --target --cpus --cmdline --switch --resume --lava --device-type --artifacts --artifacts-dir --lava-dry-run --lava-token"
 	tb_cli_switches="--icount --do-work --host --box-config"
 }
 

@@ -62,6 +62,15 @@ tb_ssh()
 TB_TARGET_DIR=/var/tmp/tracerbench
 # how long a kernel switch may take to answer ssh again (seconds)
 TB_TARGET_WAIT=${TB_TARGET_WAIT:-300}
+# How the target goes to another kernel (bench.sh --switch): kexec, or
+# grub-reboot, a one-time entry of GRUB's and a reboot. That entry is
+# the one file the tool writes outside its directory, for the run alone:
+# GRUB's custom.cfg, which the grub.cfg of Debian's update-grub reads
+# at every boot (/etc/grub.d/41_custom), known as the tool's by its
+# first line.
+TB_TARGET_SWITCH=${TB_TARGET_SWITCH:-kexec}
+TB_TARGET_GRUB=/boot/grub
+TB_GRUB_MARK='# tracerbench: the one-time entry of bench.sh --switch grub-reboot'
 
 # tb_target_put LOCAL REMOTE: copy LOCAL to REMOTE on the target, over
 # the ssh connection (no scp or sftp needed there), whole or not at all
@@ -97,17 +106,21 @@ tb_image_uname()
 
 # tb_target_record FILE: the target's running kernel, recorded in FILE
 # (release, version, command line, a line each) before the first switch,
-# and kexec there, and that kernel's image in /boot to return to; 1,
-# saying why, if either is missing.
+# what the switch needs there (TB_TARGET_SWITCH: kexec, or grub-reboot
+# and a grub.cfg that honours it, tb_grub_need), and that kernel's image
+# in /boot to return to; 1, saying why, if any is missing.
 tb_target_record()
 {
+	local need='command -v kexec >/dev/null || { echo "no kexec (install kexec-tools)"; exit 1; }'
+
 	tb_ssh 'uname -r; uname -v; cat /proc/cmdline' </dev/null >"$1" ||
 		return 1
 	if [ "$(wc -l <"$1")" != 3 ]; then
 		echo "tracerbench: the target's uname and command line: $(cat "$1")" >&2
 		return 1
 	fi
-	tb_ssh "command -v kexec >/dev/null || { echo 'no kexec (install kexec-tools)'; exit 1; }
+	[ "$TB_TARGET_SWITCH" = grub-reboot ] && need=$(tb_grub_need)
+	tb_ssh "$need
 		[ -f /boot/vmlinuz-$(head -n 1 "$1") ] || { echo 'no /boot/vmlinuz-$(head -n 1 "$1") to return to'; exit 1; }" \
 		</dev/null >"$1.why" || {
 		echo "tracerbench: the target has $(cat "$1.why")" >&2
@@ -133,32 +146,117 @@ tb_target_stage()
 		{ [ -z "${4:-}" ] || tb_target_put "$4" "$d/tracerbench.ko"; }
 }
 
-# tb_target_kexec IMAGE INITRD CMDLINE RELEASE VERSION: switch the target
-# to its kernel IMAGE (a path there), with INITRD (there; empty for none)
-# and the kernel command line CMDLINE, by kexec -l and kexec -e; wait
+# tb_grub_need: the target's commands (sh) that check it can switch by
+# grub-reboot: GRUB's tools there, a grub.cfg that reads next_entry and
+# custom.cfg, no custom.cfg but the tool's; and keep its environment
+# block as found (or that there was none), for tb_target_clean to put
+# back, unless a run that did not end kept it already
+tb_grub_need()
+{
+	local g=$TB_TARGET_GRUB d=$TB_TARGET_DIR
+
+	cat <<EOF
+for c in grub-reboot grub-probe grub-mkrelpath; do
+	command -v \$c >/dev/null || { echo "no \$c (install grub2-common)"; exit 1; }
+done
+grep -q next_entry $g/grub.cfg && grep -q custom.cfg $g/grub.cfg ||
+	{ echo 'no $g/grub.cfg that reads next_entry and custom.cfg, as update-grub writes it'; exit 1; }
+[ ! -e $g/custom.cfg ] || [ "\$(head -n 1 $g/custom.cfg)" = '$TB_GRUB_MARK' ] ||
+	{ echo 'a $g/custom.cfg of its own, which the tool would not change'; exit 1; }
+mkdir -p $d && { [ -e $d/grubenv.found ] || [ -e $d/grubenv.none ] ||
+	if [ -e $g/grubenv ]; then cp $g/grubenv $d/grubenv.found; else : >$d/grubenv.none; fi; } ||
+	{ echo 'no copy of $g/grubenv in $d'; exit 1; }
+EOF
+}
+
+# tb_grub_cmdline_ok LINE: LINE can go into a GRUB entry (a word in
+# single quotes each), which it cannot if it holds a quote or a
+# backslash: GRUB passes those on escaped (and a word with a space in
+# double quotes). 1, saying so, if not.
+tb_grub_cmdline_ok()
+{
+	case $1 in
+	*[\'\"\\]*)
+		echo "tracerbench: --switch grub-reboot: a command line without quotes or backslashes, which GRUB passes on escaped, not: $1" >&2
+		return 1 ;;
+	esac
+}
+
+# tb_grub_entry IMAGE INITRD: the target's commands (sh) that write the
+# tool's custom.cfg (TB_GRUB_MARK) with one entry, tracerbench, of its
+# kernel IMAGE, INITRD (empty for none) and the command line on their
+# stdin, each file found on its file system by UUID, as update-grub's
+# entries are (grub-probe, grub-mkrelpath), and name it for the next
+# boot alone (grub-reboot); should the kernel not load, GRUB goes on to
+# its first entry (fallback), which is the box's default in Debian's
+# menu, rather than wait at its menu
+tb_grub_entry()
+{
+	local g=$TB_TARGET_GRUB
+
+	cat <<EOF
+read -r c
+set -f
+q=
+for w in \$c; do q="\$q '\$w'"; done
+set +f
+find_file()
+{
+	for m in \$(grub-probe --target=partmap "\$1"); do echo "	insmod part_\$m"; done
+	f=\$(grub-probe --target=fs "\$1") && u=\$(grub-probe --target=fs_uuid "\$1") &&
+		p=\$(grub-mkrelpath "\$1") || return 1
+	echo "	insmod \$f"
+	echo "	search --no-floppy --fs-uuid --set=\$2 \$u"
+	echo "	\$3 (\\\$\$2)\$p \$4"
+}
+{
+	echo '$TB_GRUB_MARK'
+	echo 'if [ -z "\${fallback}" ]; then set fallback=0; fi'
+	echo "menuentry 'tracerbench' --id tracerbench {"
+	find_file '$1' tb_kernel linux "\$q" &&
+		{ [ -z '$2' ] || find_file '$2' tb_initrd initrd; } &&
+	echo '}'
+} >$g/custom.cfg.tmp && mv $g/custom.cfg.tmp $g/custom.cfg &&
+	grub-reboot tracerbench || exit 1
+EOF
+}
+
+# tb_target_switch IMAGE INITRD CMDLINE RELEASE VERSION: switch the
+# target to its kernel IMAGE (a path there), with INITRD (there; empty
+# for none) and the kernel command line CMDLINE, by kexec -l and kexec
+# -e, or by a one-time GRUB entry and a reboot (TB_TARGET_SWITCH); wait
 # TB_TARGET_WAIT seconds at most for ssh to answer from a new boot, and
 # check its uname -r and -v are RELEASE and VERSION. 1, naming what came
 # back, if another kernel did; 1 if none did in time.
-tb_target_kexec()
+tb_target_switch()
 {
 	local image=$1 initrd=$2 cmdline=$3 rel=$4 ver=$5 before now end answered
-	local iarg='' out bound=2
+	local iarg='' out bound=2 load go
 
 	before=$(tb_target_uname) || return 1
 	before=$(echo "$before" | sed -n 3p)
-	[ -n "$initrd" ] && iarg="--initrd='$initrd'"
+	if [ "$TB_TARGET_SWITCH" = grub-reboot ]; then
+		load=$(tb_grub_entry "$image" "$initrd")
+		# reboot(2) at once: a small kernel may have no sysrq
+		go='systemctl reboot; else sync; reboot -f || busybox reboot -f'
+	else
+		[ -n "$initrd" ] && iarg="--initrd='$initrd'"
+		load="read -r c
+			kexec -l '$image' $iarg --command-line=\"\$c\" || exit 1"
+		go='systemctl kexec; else kexec -e'
+	fi
 	# The command line goes on stdin, whatever quotes it holds. The
 	# switch runs detached 1 s later, so that ssh mostly returns first,
 	# by systemd where it runs (which stops the services first); ssh
-	# may also see the connection cut: "loaded" tells kexec -l worked.
-	out=$(printf '%s\n' "$cmdline" | tb_ssh "read -r c
-		kexec -l '$image' $iarg --command-line=\"\$c\" || exit 1
+	# may also see the connection cut: "loaded" tells the kernel is
+	# ready to go to.
+	out=$(printf '%s\n' "$cmdline" | tb_ssh "$load
 		echo loaded
 		sync
 		setsid sh -c 'sleep 1; if [ -d /run/systemd/system ]; then
-			systemctl kexec; else kexec -e; fi' >/dev/null 2>&1 </dev/null &")
+			$go; fi' >/dev/null 2>&1 </dev/null &")
 	if [ "$out" != loaded ]; then
-		echo "tracerbench: kexec -l $image failed on the target: $out" >&2
+		echo "tracerbench: $TB_TARGET_SWITCH to $image failed on the target: $out" >&2
 		return 1
 	fi
 	end=$((SECONDS + TB_TARGET_WAIT))
@@ -178,10 +276,10 @@ tb_target_kexec()
 		now=
 	done
 	if [ -z "$now" ] && [ -n "$answered" ]; then
-		echo "tracerbench: the target still ran its kernel before, $(head -n 1 <<<"$answered"), $TB_TARGET_WAIT s after kexec into $rel was asked for" >&2
+		echo "tracerbench: the target still ran its kernel before, $(head -n 1 <<<"$answered"), $TB_TARGET_WAIT s after $TB_TARGET_SWITCH into $rel was asked for" >&2
 		return 1
 	elif [ -z "$now" ]; then
-		echo "tracerbench: the target did not answer ssh within $TB_TARGET_WAIT s of kexec into $rel" >&2
+		echo "tracerbench: the target did not answer ssh within $TB_TARGET_WAIT s of $TB_TARGET_SWITCH into $rel" >&2
 		return 1
 	fi
 	tb_target_is "$now" "$rel" "$ver"
@@ -201,7 +299,7 @@ tb_target_is()
 	return 1
 }
 
-# tb_target_return FILE: kexec the target back to the kernel FILE
+# tb_target_return FILE: switch the target back to the kernel FILE
 # recorded (tb_target_record), from its /boot, with its command line;
 # say so.
 tb_target_return()
@@ -211,7 +309,7 @@ tb_target_return()
 	{ read -r rel && read -r ver && read -r cmdline; } <"$1" || return 1
 	tb_ssh "[ -f /boot/initrd.img-$rel ]" </dev/null &&
 		initrd=/boot/initrd.img-$rel
-	tb_target_kexec "/boot/vmlinuz-$rel" "$initrd" \
+	tb_target_switch "/boot/vmlinuz-$rel" "$initrd" \
 		"$(tb_cmdline_own "$cmdline")" "$rel" "$ver" || return 1
 	echo "tracerbench: the target is back on its kernel, $rel" >&2
 }
@@ -296,8 +394,18 @@ tb_target_unlock()
 		rm -rf $TB_TARGET_DIR/lock"
 }
 
-# tb_target_clean: remove the kernels the tool sent to the target
+# tb_target_clean: remove the kernels the tool sent to the target and
+# its GRUB entry, and put back GRUB's environment block as it was found
+# (tb_grub_need), which grub-reboot and GRUB wrote; what is not there
+# is passed over
 tb_target_clean()
 {
-	tb_ssh "rm -rf '$TB_TARGET_DIR/kernels'" </dev/null
+	local g=$TB_TARGET_GRUB d=$TB_TARGET_DIR
+
+	tb_ssh "rm -rf '$d/kernels' &&
+		if [ \"\$(head -n 1 $g/custom.cfg 2>/dev/null)\" = '$TB_GRUB_MARK' ]; then
+			rm $g/custom.cfg; fi &&
+		if [ -e $d/grubenv.found ]; then
+			cat $d/grubenv.found >$g/grubenv && rm $d/grubenv.found; fi &&
+		if [ -e $d/grubenv.none ]; then rm -f $g/grubenv $d/grubenv.none; fi" </dev/null
 }
