@@ -541,6 +541,54 @@ EOF2
 	tb_target_is "$(printf '6.1.0-1\n#1 SMP A\nid')" 6.1.0-1 '#1 SMP A'
 }
 
+# check_grub_entry: the GRUB entry a switch by grub-reboot writes
+# (tb_grub_entry), run here with stand-ins for GRUB's tools, is the
+# kernel and initrd found by UUID on their file systems and the command
+# line a word in single quotes each, whatever it holds but quotes and
+# backslashes (GRUB would wrap a word with a space in double quotes),
+# and it is named for the next boot; a line with a quote or a backslash
+# is refused. The stand-ins' scripts and the line are written as they
+# are: nothing in them expands here.
+# shellcheck disable=SC2016
+check_grub_entry()
+{
+	local d=$TB_OUT/grub-entry want got line
+
+	rm -rf "$d" && mkdir -p "$d/bin" "$d/grub" || return 1
+	printf '%s
+' '#!/bin/sh' 'case $1 in' 		'--target=fs) echo ext2 ;;' '--target=partmap) echo gpt ;;' 		'--target=fs_uuid) case $2 in /boot/*) echo B-1 ;; *) echo R-2 ;; esac ;;' 		'esac' >"$d/bin/grub-probe"
+	printf '%s
+' '#!/bin/sh' 'echo "${1#/boot}"' >"$d/bin/grub-mkrelpath"
+	printf '%s
+' '#!/bin/sh' "echo "\$*" >$d/reboot" >"$d/bin/grub-reboot"
+	chmod +x "$d"/bin/* || return 1
+	line='root=/dev/sda2  ro quiet x=$HOME *;reboot'
+	echo "$line" | PATH=$d/bin:$PATH sh -c "$(TB_TARGET_GRUB=$d/grub 		tb_grub_entry /var/tmp/tracerbench/kernels/a/vmlinuz /boot/initrd.img-1)" ||
+		{ echo "[grub] the entry's commands failed"; return 1; }
+	want="$TB_GRUB_MARK
+if [ -z \"\${fallback}\" ]; then set fallback=0; fi
+menuentry 'tracerbench' --id tracerbench {
+	insmod part_gpt
+	insmod ext2
+	search --no-floppy --fs-uuid --set=tb_kernel R-2
+	linux (\$tb_kernel)/var/tmp/tracerbench/kernels/a/vmlinuz  'root=/dev/sda2' 'ro' 'quiet' 'x=\$HOME' '*;reboot'
+	insmod part_gpt
+	insmod ext2
+	search --no-floppy --fs-uuid --set=tb_initrd B-1
+	initrd (\$tb_initrd)/initrd.img-1 
+}"
+	got=$(cat "$d/grub/custom.cfg")
+	[ "$got" = "$want" ] ||
+		{ echo "[grub] the entry is:"; echo "$got"; echo "[grub] not:"; echo "$want"; return 1; }
+	[ "$(cat "$d/reboot")" = tracerbench ] ||
+		{ echo "[grub] grub-reboot was asked for '$(cat "$d/reboot")'"; return 1; }
+	for line in 'dyndbg="+p"' "a='b'" 'a\b'; do
+		tb_grub_cmdline_ok "$line" 2>/dev/null &&
+			{ echo "[grub] taken: $line"; return 1; }
+	done
+	tb_grub_cmdline_ok 'root=/dev/sda2 ro quiet'
+}
+
 # check_box_no_kernel: a box whose kernel is no kernel is said to have
 # stopped in GRUB (as its console shows, not as the wait for ssh ends),
 # and its QEMU is gone
@@ -576,6 +624,8 @@ step_box()
 	result $? "box: a kernel that does not boot is reported at once"
 	check_target_forms
 	result $? "target: ssh://[USER@]HOST[:PORT] alone; another kernel back is named"
+	check_grub_entry
+	result $? "target: the one-time GRUB entry finds its files by UUID, passes the command line a word each; quotes refused"
 	if check_box_boot "$dir" "$1"; then
 		result 0 "box: boots $(tb_name "$1") under TCG, answers ssh on 127.0.0.1 with its release"
 		box_dir=$dir
