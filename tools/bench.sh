@@ -84,7 +84,7 @@ options (--opt VALUE or --opt=VALUE; lists comma-separated):
                    kernel at the end
   --switch HOW     with --target, how the box goes to each kernel:
                    kexec (default), or grub-reboot (a one-time GRUB
-                   entry and a reboot, where kexec is not allowed)
+                   entry and a reboot, where kexec is not there)
   --cmdline LINE   with --target, the kernels' command line (default:
                    the box's own)
   --box-config     with --target, build the variants from the box's own
