@@ -79,9 +79,9 @@ options (--opt VALUE or --opt=VALUE; lists comma-separated):
                    guest's: no KERNEL, --arch, --vcpus, --mem or --icount
   --label LABEL    with --host, the running kernel's label (default host)
   --target URL     measure the KERNELs on a test box reached by ssh
-                   (x86-64, root, kexec-tools; doc/box.md), each
-                   switched to by --switch, the box back on its own
-                   kernel at the end
+                   (x86-64, root, kexec-tools or GRUB; doc/box.md),
+                   each switched to as --switch says, the box back on
+                   its own kernel at the end
   --switch HOW     with --target, how the box goes to each kernel:
                    kexec (default), or grub-reboot (a one-time GRUB
                    entry and a reboot, where kexec is not there)
