@@ -188,7 +188,7 @@ target_lock()
 target_unlock()
 {
 	if [ "$target_home" != 1 ]; then
-		echo "bench.sh: the box stays locked, as it may not be on its own kernel: once it is, remove $TB_TARGET_DIR/lock there" >&2
+		echo "bench.sh: the box stays locked, as it may not be on its own kernel: once it is, bench.sh --resume $out ends the run and cleans up, or remove $TB_TARGET_DIR/lock there$([ "$TB_TARGET_SWITCH" = kexec ] || echo ", the tool's $TB_TARGET_GRUB/custom.cfg, and move $TB_TARGET_DIR/grubenv.found back to $TB_TARGET_GRUB/grubenv")" >&2
 		return
 	fi
 	[ "$target_sent" = 0 ] || TB_SSH_TIMEOUT=20 tb_target_clean >/dev/null 2>&1 ||

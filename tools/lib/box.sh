@@ -154,7 +154,7 @@ tb_box_modules()
 # reads its menu from the disk's /boot/grub, as GRUB installed on a disk
 # does; the modules a menu uses are in its core image, since the disk
 # holds none. And DIR/grub.cfg, the menu Debian's update-grub writes,
-# from the host's scripts of Debian's GRUB (bookworm's, as the box's):
+# from the host's scripts of Debian's GRUB (Debian 12's, as the box's):
 # the header, which honours grub-reboot's next_entry, one entry as
 # 10_linux writes it for the kernel of RELEASE on the file system of
 # UUID, with the box's command line, and 41_custom, which reads

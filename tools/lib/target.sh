@@ -147,15 +147,17 @@ tb_target_stage()
 }
 
 # tb_grub_need: the target's commands (sh) that check it can switch by
-# grub-reboot: GRUB's tools there, a grub.cfg that reads next_entry and
-# custom.cfg, no custom.cfg but the tool's; and keep its environment
-# block as found (or that there was none), for tb_target_clean to put
-# back, unless a run that did not end kept it already
+# grub-reboot: GRUB's tools there; a grub.cfg that reads next_entry and
+# custom.cfg; no custom.cfg but the tool's; an environment block GRUB
+# can write at boot, which it cannot on RAID, LVM, btrfs or ZFS (as
+# Debian's 00_header tells), so that it clears next_entry and a kernel
+# that panics is not booted again at every reset; and the tool's
+# directory on no encrypted device, which GRUB cannot open unasked
 tb_grub_need()
 {
 	local g=$TB_TARGET_GRUB d=$TB_TARGET_DIR
 
-	cat <<EOF
+	cat <<EOS
 for c in grub-reboot grub-probe grub-mkrelpath; do
 	command -v \$c >/dev/null || { echo "no \$c (install grub2-common)"; exit 1; }
 done
@@ -163,10 +165,15 @@ grep -q next_entry $g/grub.cfg && grep -q custom.cfg $g/grub.cfg ||
 	{ echo 'no $g/grub.cfg that reads next_entry and custom.cfg, as update-grub writes it'; exit 1; }
 [ ! -e $g/custom.cfg ] || [ "\$(head -n 1 $g/custom.cfg)" = '$TB_GRUB_MARK' ] ||
 	{ echo 'a $g/custom.cfg of its own, which the tool would not change'; exit 1; }
-mkdir -p $d && { [ -e $d/grubenv.found ] || [ -e $d/grubenv.none ] ||
-	if [ -e $g/grubenv ]; then cp $g/grubenv $d/grubenv.found; else : >$d/grubenv.none; fi; } ||
-	{ echo 'no copy of $g/grubenv in $d'; exit 1; }
-EOF
+case "\$(grub-probe --target=abstraction $g 2>/dev/null) \$(grub-probe --target=fs $g 2>/dev/null)" in
+*diskfilter* | *lvm* | *btrfs* | *zfs*)
+	echo '$g on RAID, LVM, btrfs or ZFS, where GRUB cannot clear the one-time entry at boot'; exit 1 ;;
+esac
+case "\$(grub-probe --target=abstraction $d 2>/dev/null)" in
+*cryptodisk*)
+	echo '$d on an encrypted device, which GRUB cannot open to boot a kernel there'; exit 1 ;;
+esac
+EOS
 }
 
 # tb_grub_cmdline_ok LINE: LINE can go into a GRUB entry (a word in
@@ -187,14 +194,16 @@ tb_grub_cmdline_ok()
 # kernel IMAGE, INITRD (empty for none) and the command line on their
 # stdin, each file found on its file system by UUID, as update-grub's
 # entries are (grub-probe, grub-mkrelpath), and name it for the next
-# boot alone (grub-reboot); should the kernel not load, GRUB goes on to
-# its first entry (fallback), which is the box's default in Debian's
-# menu, rather than wait at its menu
+# boot alone (grub-reboot, whose words go to stderr); should the kernel
+# not load, GRUB goes on to its first entry (fallback) rather than wait
+# at its menu. GRUB's environment block, which grub-reboot and GRUB
+# write, is kept first as found (or that there was none), for
+# tb_target_clean to put back, unless an earlier switch kept it.
 tb_grub_entry()
 {
-	local g=$TB_TARGET_GRUB
+	local g=$TB_TARGET_GRUB d=$TB_TARGET_DIR
 
-	cat <<EOF
+	cat <<EOS
 read -r c
 set -f
 q=
@@ -203,12 +212,17 @@ set +f
 find_file()
 {
 	for m in \$(grub-probe --target=partmap "\$1"); do echo "	insmod part_\$m"; done
+	for m in \$(grub-probe --target=abstraction "\$1"); do echo "	insmod \$m"; done
 	f=\$(grub-probe --target=fs "\$1") && u=\$(grub-probe --target=fs_uuid "\$1") &&
 		p=\$(grub-mkrelpath "\$1") || return 1
 	echo "	insmod \$f"
 	echo "	search --no-floppy --fs-uuid --set=\$2 \$u"
 	echo "	\$3 (\\\$\$2)\$p \$4"
 }
+mkdir -p $d && { [ -e $d/grubenv.found ] || [ -e $d/grubenv.none ] ||
+	if [ -e $g/grubenv ]; then
+		cp $g/grubenv $d/grubenv.tmp && mv $d/grubenv.tmp $d/grubenv.found
+	else : >$d/grubenv.none; fi; } || exit 1
 {
 	echo '$TB_GRUB_MARK'
 	echo 'if [ -z "\${fallback}" ]; then set fallback=0; fi'
@@ -217,8 +231,8 @@ find_file()
 		{ [ -z '$2' ] || find_file '$2' tb_initrd initrd; } &&
 	echo '}'
 } >$g/custom.cfg.tmp && mv $g/custom.cfg.tmp $g/custom.cfg &&
-	grub-reboot tracerbench || exit 1
-EOF
+	grub-reboot tracerbench >&2 || { rm -f $g/custom.cfg.tmp; exit 1; }
+EOS
 }
 
 # tb_target_switch IMAGE INITRD CMDLINE RELEASE VERSION: switch the
