@@ -202,7 +202,7 @@ target_unlock()
 # kernels' releases and versions known, to check each boot by
 target_prepare()
 {
-	local b l first_rel why
+	local b l first_rel why own
 
 	echo "bench.sh: the box at $target: recording its kernel and state" >&2
 	tb_target_record "$out/boots/now" ||
@@ -217,10 +217,10 @@ target_prepare()
 		mv "$out/boots/now" "$out/boots/first"
 	fi
 	first_rel=$(head -n 1 "$out/boots/first")
-	target_cmdline=${kcmdline:-$(tb_cmdline_own "$(sed -n 3p "$out/boots/first")")}
+	own=$(tb_cmdline_own "$(sed -n 3p "$out/boots/first")")
+	target_cmdline=${kcmdline:-$own}
 	# the way back too
-	[ "$TB_TARGET_SWITCH" = kexec ] ||
-		tb_grub_cmdline_ok "$(tb_cmdline_own "$(sed -n 3p "$out/boots/first")")" ||
+	[ "$TB_TARGET_SWITCH" = kexec ] || tb_grub_cmdline_ok "$own" ||
 		die "the box's own command line cannot go back through GRUB (see above)"
 	# a kernel sent boots with the box's own initrd: the rig's kernels
 	# need no module to mount the root, and the box's init finds it

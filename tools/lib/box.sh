@@ -20,10 +20,6 @@ TB_BOX_SIZE=2G
 # QEMU's virtio-rng seeds the kernel's random pool, which without it took
 # up to 80 s under TCG to let sshd start
 TB_BOX_MODULES="virtio_pci virtio_rng virtio_blk ext4 virtio_net"
-# The box's kernel command line; its QEMU's life, a bound for a box its
-# caller forgot (seconds, default 2 hours), and how long a boot may take
-# to answer ssh (seconds).
-TB_BOX_APPEND="root=/dev/vda rw console=ttyS0 loglevel=4 panic=-1 tsc=reliable"
 
 # tb_box_sources: the apt sources mmdebstrap reads, the host's own
 tb_box_sources()
@@ -162,10 +158,11 @@ tb_box_modules()
 tb_box_grub()
 {
 	local dir=$1 rel=$2 uuid=$3 d=/usr/lib/grub/i386-pc
+	local serial='serial --unit=0 --speed=115200'
 
 	# GRUB's console is the serial port from the start, as the box's
 	# console is: what it says before it reads its menu is seen
-	printf '%s\n' 'serial --unit=0 --speed=115200' \
+	printf '%s\n' "$serial" \
 		'terminal_input serial console' 'terminal_output serial console' \
 		>"$dir/early.cfg"
 	grub-mkimage -O i386-pc -d "$d" -p '(hd0)/boot/grub' -c "$dir/early.cfg" \
@@ -177,7 +174,7 @@ tb_box_grub()
 		rm "$dir/core.img" "$dir/early.cfg" || return 1
 	{
 		GRUB_DEFAULT=0 GRUB_TIMEOUT=0 GRUB_TERMINAL=serial \
-			GRUB_SERIAL_COMMAND='serial --unit=0 --speed=115200' \
+			GRUB_SERIAL_COMMAND=$serial \
 			pkgdatadir=/usr/share/grub grub_probe=false \
 			sh /etc/grub.d/00_header &&
 		cat <<EOF &&
@@ -238,6 +235,10 @@ EOF
 	return 1
 }
 
+# The box's kernel command line; its QEMU's life, a bound for a box its
+# caller forgot (seconds, default 2 hours), and how long a boot may take
+# to answer ssh (seconds).
+TB_BOX_APPEND="root=/dev/vda rw console=ttyS0 loglevel=4 panic=-1 tsc=reliable"
 TB_BOX_LIFE=${TB_BOX_LIFE:-7200}
 TB_BOX_WAIT=${TB_BOX_WAIT:-180}
 

@@ -410,8 +410,8 @@ tb_target_unlock()
 
 # tb_target_clean: remove the kernels the tool sent to the target and
 # its GRUB entry, and put back GRUB's environment block as it was found
-# (tb_grub_need), which grub-reboot and GRUB wrote; what is not there
-# is passed over
+# (kept by tb_grub_entry's first switch), which grub-reboot and GRUB
+# wrote; what is not there is passed over
 tb_target_clean()
 {
 	local g=$TB_TARGET_GRUB d=$TB_TARGET_DIR
