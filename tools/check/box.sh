@@ -547,8 +547,10 @@ EOF2
 # line a word in single quotes each, whatever it holds but quotes and
 # backslashes (GRUB would wrap a word with a space in double quotes),
 # and it is named for the next boot; a line with a quote or a backslash
-# is refused. The stand-ins' scripts and the line are written as they
-# are: nothing in them expands here.
+# is refused; and what the box needs is refused on LVM (no next_entry
+# cleared) and an encrypted tool directory, taken on neither. The
+# stand-ins' scripts and the line are written as they are: nothing in
+# them expands here.
 # shellcheck disable=SC2016
 check_grub_entry()
 {
@@ -560,7 +562,7 @@ check_grub_entry()
 case $1 in
 --target=fs)		echo ext2 ;;
 --target=partmap)	echo gpt ;;
---target=abstraction)	case $2 in /boot/*) ;; *) echo lvm ;; esac ;;
+--target=abstraction)	case $2 in /boot/*) ;; *) echo "${ABSTRACTION-lvm}" ;; esac ;;
 --target=fs_uuid)	case $2 in /boot/*) echo B-1 ;; *) echo R-2 ;; esac ;;
 esac
 EOS
@@ -596,6 +598,23 @@ menuentry 'tracerbench' --id tracerbench {
 		{ echo "[grub] grub-reboot was asked for '$(cat "$d/reboot")'"; return 1; }
 	# the box's environment block had none: so it is noted
 	[ -e "$d/tool/grubenv.none" ] || { echo "[grub] no grubenv.none"; return 1; }
+	# what the box needs: refused where GRUB cannot clear next_entry (its
+	# directory on LVM) or cannot reach the kernels (the tool's directory
+	# encrypted), taken where neither
+	printf '%s\n' 'set next_entry' 'source custom.cfg' >"$d/grub/grub.cfg"
+	for line in "lvm:$d/grub on RAID, LVM, btrfs or ZFS" \
+		"cryptodisk:$d/tool on an encrypted device" ":"; do
+		got=$(ABSTRACTION=${line%%:*} PATH=$d/bin:$PATH sh -c \
+			"$(TB_TARGET_GRUB=$d/grub TB_TARGET_DIR=$d/tool tb_grub_need)")
+		want=${line#*:}
+		if [ -n "$want" ]; then
+			[[ $got == "$want"* ]] ||
+				{ echo "[grub] with ${line%%:*}: '$got'"; return 1; }
+		elif [ -n "$got" ]; then
+			echo "[grub] refused: $got"
+			return 1
+		fi
+	done
 	for line in 'dyndbg="+p"' "a='b'" 'a\b'; do
 		tb_grub_cmdline_ok "$line" 2>/dev/null &&
 			{ echo "[grub] taken: $line"; return 1; }
