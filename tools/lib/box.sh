@@ -303,17 +303,19 @@ tb_box_start()
 		tb_box_disk "$dir" "$image" "$rel" || return 1
 	# the port is free when chosen; should another take it before
 	# QEMU does, QEMU says so and stops: choose again
+	: >"$dir/console"
 	for _ in 1 2 3; do
 		port=$(tb_free_port) || return 1
 		echo "$port" >"$dir/port"
-		timeout -k 5 "$TB_BOX_LIFE" "$TB_QEMU" \
+		tb_box_run "$dir" \
 			-accel "tcg${thread:+,thread=$thread}" "${counted[@]}" \
 			-smp "$TB_CPUS" -m "$TB_MEM" -display none -monitor none \
 			-kernel "$dir/grub.lnx" \
 			-drive file="$dir/disk.img",format=raw,if=virtio \
 			-device virtio-rng-pci \
 			-nic user,model=virtio-net-pci,restrict=on,hostfwd=tcp:127.0.0.1:"$port"-:22 \
-			-serial file:"$dir/console" </dev/null >"$dir/qemu.log" 2>&1 &
+			-chardev file,id=console,path="$dir/console",append=on \
+			-serial chardev:console </dev/null >"$dir/qemu.log" 2>&1 &
 		echo $! >"$dir/qemu.pid"
 		tb_box_wait "$dir" "$TB_BOX_WAIT" && return 0
 		grep -q 'host forwarding' "$dir/qemu.log" || break
@@ -323,6 +325,31 @@ tb_box_start()
 	kill "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
 	rm -f "$dir/qemu.pid" "$dir/disk.img"
+	return 1
+}
+
+# tb_box_run DIR QEMU-ARGS...: run the box's QEMU until the box powers
+# off, or TB_BOX_LIFE seconds; 1 if QEMU fails or is killed. A
+# reboot ends QEMU (-no-reboot), and a new one boots the same disk, as
+# a machine's firmware starts afresh: QEMU's own reset keeps the code
+# TCG translated for the old kernel, and then every byte GRUB moves over
+# it takes TCG's slow path (the 58 MB of Debian's kernel, which GRUB
+# moves to 16 MiB a byte at a time: 100 s and more, seen).
+tb_box_run()
+{
+	local dir=$1 end=$((SECONDS + TB_BOX_LIFE)) qemu=
+
+	shift
+	trap '[ -z "$qemu" ] || kill "$qemu" 2>/dev/null; exit 1' TERM
+	while [ $SECONDS -lt $end ]; do
+		timeout -k 5 $((end - SECONDS)) "$TB_QEMU" -no-reboot "$@" &
+		qemu=$!
+		wait "$qemu" || return 1
+		# QEMU killed from elsewhere exits 0 too, and says so
+		grep -q 'terminating on signal' "$dir/qemu.log" && return 1
+		tail -c 2048 "$dir/console" | grep -q 'reboot: Power down' &&
+			return 0
+	done
 	return 1
 }
 
