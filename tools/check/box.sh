@@ -309,6 +309,8 @@ check_box_resume()
 	sed 's/^/[box interrupted] /' "$out.log"
 	{ [ $rc = 1 ] && grep -q "stopped as asked" "$out.log"; } ||
 		{ echo "[box] interrupted: exit $rc"; return 1; }
+	grep -qx "bench.sh: stopping after the step under way (a kernel switch, a run); the box then goes back to its own kernel" "$out.log" ||
+		{ echo "[box] interrupted: the Ctrl-C not answered at once"; return 1; }
 	box_is_first "$dir" || return 1
 	[ -z "$(ls -d "$out"/runs/box* 2>/dev/null)" ] ||
 		{ echo "[box] a run after the interrupt"; return 1; }
@@ -387,7 +389,7 @@ check_box_lock()
 # left, and the box's lock is freed
 check_box_sent()
 {
-	local dir=$1 out=$TB_OUT/box-sent rel rc
+	local dir=$1 out=$TB_OUT/box-sent rel rc old
 
 	rel=$(tb_release "$2") || return 1
 	box_bench_cut "$dir" "$out" "box sent" "$TB_TARGET_DIR/kernels/second/vmlinuz" \
@@ -396,6 +398,19 @@ check_box_sent()
 	rc=$?
 	{ [ $rc = 1 ] && grep -q "^bench.sh: cannot copy kernel second to the box" "$out.log"; } ||
 		{ echo "[box] the second kernel's copy did not fail: exit $rc"; return 1; }
+	box_is_first "$dir" || return 1
+	# every kernel checked before any is sent: the last one, a kernel
+	# the host has headers of but the box has not installed, refused by
+	# name, and nothing sent
+	old=$(tb_release 6.1) || return 1
+	(box_bench "$dir" "$out-checked" --rounds 1 \
+		first="trace,config=$TB_TOP/tools/kconfig/box.config" \
+		second=installed:"$old")
+	rc=$?
+	sed 's/^/[box checked] /' "$out-checked.log"
+	{ [ $rc = 1 ] && grep -qx "bench.sh: kernel second: the box has no /boot/vmlinuz-$old" "$out-checked.log" &&
+		! grep -q "sending kernel" "$out-checked.log"; } ||
+		{ echo "[box] a kernel the box lacks: exit $rc, not refused before any was sent"; return 1; }
 	box_is_first "$dir"
 }
 
@@ -434,6 +449,19 @@ check_box_grub()
 	after=$(box_grub_files "$dir")
 	[ "$after" = "$before" ] ||
 		{ echo "[box] GRUB's files were:"; echo "$before"; echo "[box] and are:"; echo "$after"; return 1; }
+	# a kernel that panics on the box (trace lacks the disk's driver):
+	# GRUB cleared its one-time entry as it booted it, so the boot after
+	# the panic is the box's default, its own kernel, and the run names
+	# the kernel that did not come back
+	(box_bench "$dir" "$out-nodisk" --switch grub-reboot --rounds 1 --states off nodisk=trace)
+	rc=$?
+	sed 's/^/[box grub nodisk] /' "$out-nodisk.log"
+	{ [ $rc = 1 ] && grep -qF "kernel nodisk, round 1: the target came back on $(paste -sd ' ' "$dir/first"), not on the kernel sent" "$out-nodisk.log"; } ||
+		{ echo "[box] a kernel that panics after grub-reboot: exit $rc, not named so"; return 1; }
+	box_is_first "$dir" || return 1
+	after=$(box_grub_files "$dir")
+	[ "$after" = "$before" ] ||
+		{ echo "[box] after the panic, GRUB's files are:"; echo "$after"; return 1; }
 	# a custom.cfg of the box's: refused, and kept
 	tb_box_ssh "$dir" "echo '# mine' >$TB_TARGET_GRUB/custom.cfg" </dev/null || return 1
 	why=$(tb_box_use "$dir" && TB_TARGET_SWITCH=grub-reboot tb_target_record "$TB_OUT/box-grub-record" 2>&1)
@@ -669,7 +697,7 @@ step_box()
 		check_box_lock "$dir" "$1"
 		result $? "bench.sh --target: a box another run holds is refused at once, naming it, its lock as it was"
 		check_box_sent "$dir" "$1"
-		result $? "bench.sh --target: a run stopped after sending a kernel removes it from the box"
+		result $? "bench.sh --target: a run stopped after sending a kernel removes it from the box; a kernel the box lacks is refused before any is sent"
 		check_box_icount
 		result $? "bench.sh --target: under icount, the box's medians of a kernel are those of its image booted by bench.sh"
 		check_box_unchanged "$dir"
