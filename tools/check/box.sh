@@ -515,6 +515,34 @@ check_box_config()
 # check_box_unchanged DIR: no file of the box outside the tool's
 # directory changed since it booted (check_box_boot); the tool's own
 # files there are found, so that a find that finds nothing cannot pass
+# --box-config end to end: trace built on the box's configuration, sent,
+# booted and measured. Debian's configuration would take an hour to
+# build here, so the box's /boot/config-RELEASE is, for this run, that
+# of the box kernel of check_box_resume (which boots the box) with the
+# preemptirq tracers off: the build turns them on again, and names them.
+check_box_config_build()
+{
+	local dir=$1 out=$TB_OUT/box-config-build rel cfg rc o
+
+	rel=$(head -n 1 "$dir/first")
+	cfg=$(sed -n 's/^build_tree //p' "$TB_OUT/box-resume/kernels/box.env" 2>/dev/null)/.config
+	[ -f "$cfg" ] || { echo "[box] no configuration of check_box_resume's box kernel"; return 1; }
+	sed -e 's/^CONFIG_\(IRQSOFF\|PREEMPT\)_TRACER=y$/# CONFIG_\1_TRACER is not set/' "$cfg" |
+		tb_box_ssh "$dir" "mv /boot/config-$rel /root/config.tb && cat >/boot/config-$rel" ||
+		return 1
+	(box_bench "$dir" "$out" --box-config --rounds 1 --states off own=trace)
+	rc=$?
+	tb_box_ssh "$dir" "mv /root/config.tb /boot/config-$rel" </dev/null || return 1
+	sed 's/^/[box config build] /' "$out.log"
+	[ $rc = 0 ] || { echo "[box] --box-config: exit $rc"; return 1; }
+	box_runs "$out" own 1 || return 1
+	for o in IRQSOFF_TRACER PREEMPT_TRACER; do
+		grep -qx "bench.sh: kernel own: the box's configuration: CONFIG_$o: n -> y" "$out.log" ||
+			{ echo "[box] CONFIG_$o not named as set"; return 1; }
+	done
+	box_is_first "$dir"
+}
+
 check_box_unchanged()
 {
 	local out since
@@ -706,6 +734,8 @@ step_box()
 		result $? "bench.sh --target --switch grub-reboot: a kernel booted by a one-time GRUB entry; the box back on its own, GRUB's files as they were"
 		check_box_config "$dir"
 		result $? "bench.sh --box-config: the box's kernel configuration read over ssh, a variant configured on it, every option changed named"
+		check_box_config_build "$dir"
+		result $? "bench.sh --box-config: trace built on the box's configuration, every option changed named, booted on the box and measured"
 		check_box_off "$dir"
 		result $? "box: powers off when told"
 	else
