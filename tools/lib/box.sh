@@ -329,28 +329,36 @@ tb_box_start()
 }
 
 # tb_box_run DIR QEMU-ARGS...: run the box's QEMU until the box powers
-# off, or TB_BOX_LIFE seconds; 1 if QEMU fails or is killed. A
-# reboot ends QEMU (-no-reboot), and a new one boots the same disk, as
-# a machine's firmware starts afresh: QEMU's own reset keeps the code
-# TCG translated for the old kernel, and then every byte GRUB moves over
-# it takes TCG's slow path (the 58 MB of Debian's kernel, which GRUB
-# moves to 16 MiB a byte at a time: 100 s and more, seen).
+# off (tb_box_stop's DIR/off, or the kernel's last words), or
+# TB_BOX_LIFE seconds; 1 if QEMU fails or is killed. A reboot ends QEMU
+# (-no-reboot), and a new one boots the same disk, as a machine's
+# firmware starts afresh: QEMU's own reset keeps the code TCG
+# translated for the old kernel, and then every byte GRUB moves over it
+# takes TCG's slow path (the 58 MB of Debian's kernel, which GRUB moves
+# to 16 MiB a byte at a time: 100 s and more, seen).
 tb_box_run()
 {
-	local dir=$1 end=$((SECONDS + TB_BOX_LIFE)) qemu=
+	local dir=$1 end=$((SECONDS + TB_BOX_LIFE)) boots=0 tries=0
 
 	shift
-	trap '[ -z "$qemu" ] || kill "$qemu" 2>/dev/null; exit 1' TERM
-	while [ $SECONDS -lt $end ]; do
+	trap 'kill $(jobs -p) 2>/dev/null; wait; exit 1' TERM
+	while [ $SECONDS -lt $end ] && [ ! -e "$dir/off" ]; do
 		timeout -k 5 $((end - SECONDS)) "$TB_QEMU" -no-reboot "$@" &
-		qemu=$!
-		wait "$qemu" || return 1
+		if ! wait $!; then
+			# after a reboot, another may hold the port a moment
+			{ [ $boots -gt 0 ] && [ $tries -lt 5 ] &&
+				grep -q 'host forwarding' "$dir/qemu.log"; } || return 1
+			tries=$((tries + 1))
+			sleep 1
+			continue
+		fi
+		boots=$((boots + 1)) tries=0
 		# QEMU killed from elsewhere exits 0 too, and says so
 		grep -q 'terminating on signal' "$dir/qemu.log" && return 1
 		tail -c 2048 "$dir/console" | grep -q 'reboot: Power down' &&
 			return 0
 	done
-	return 1
+	[ -e "$dir/off" ]
 }
 
 # tb_box_wait DIR SECS: wait for the box of DIR to answer ssh, SECS at
@@ -391,6 +399,7 @@ tb_box_stop()
 	local dir=$1 pid n=0 rc=0
 
 	pid=$(cat "$dir/qemu.pid" 2>/dev/null) || return 0
+	touch "$dir/off"
 	TB_SSH_TIMEOUT=10 tb_box_ssh "$dir" \
 		"sync; echo o >/proc/sysrq-trigger" >/dev/null 2>&1 </dev/null
 	while kill -0 "$pid" 2>/dev/null && [ $n -lt 60 ]; do
