@@ -310,7 +310,7 @@ check_box_resume()
 	{ [ $rc = 1 ] && grep -q "stopped as asked" "$out.log"; } ||
 		{ echo "[box] interrupted: exit $rc"; return 1; }
 	grep -qx "bench.sh: stopping after the step under way (a kernel switch, a run); the box then goes back to its own kernel" "$out.log" ||
-		{ echo "[box] interrupted: the Ctrl-C not answered at once"; return 1; }
+		{ echo "[box] interrupted: the Ctrl-C not answered, saying what it waits for"; return 1; }
 	box_is_first "$dir" || return 1
 	[ -z "$(ls -d "$out"/runs/box* 2>/dev/null)" ] ||
 		{ echo "[box] a run after the interrupt"; return 1; }
@@ -386,10 +386,11 @@ check_box_lock()
 # before its first switch, removes what it sent: the box's own KERNEL's
 # module goes first, then the connection that copies the second
 # kernel's image is cut, which stops the run; nothing of either is
-# left, and the box's lock is freed
+# left, and the box's lock is freed. A run whose last kernel the box has
+# not installed sends nothing.
 check_box_sent()
 {
-	local dir=$1 out=$TB_OUT/box-sent rel rc old
+	local dir=$1 out=$TB_OUT/box-sent rel rc
 
 	rel=$(tb_release "$2") || return 1
 	box_bench_cut "$dir" "$out" "box sent" "$TB_TARGET_DIR/kernels/second/vmlinuz" \
@@ -400,15 +401,14 @@ check_box_sent()
 		{ echo "[box] the second kernel's copy did not fail: exit $rc"; return 1; }
 	box_is_first "$dir" || return 1
 	# every kernel checked before any is sent: the last one, a kernel
-	# the host has headers of but the box has not installed, refused by
-	# name, and nothing sent
-	old=$(tb_release 6.1) || return 1
+	# the box has not installed (its module built against the box's own
+	# kernel's headers), refused by name, and nothing sent
 	(box_bench "$dir" "$out-checked" --rounds 1 \
 		first="trace,config=$TB_TOP/tools/kconfig/box.config" \
-		second=installed:"$old")
+		second=installed:0.0.0-none,build="$(tb_kdir "$2")")
 	rc=$?
 	sed 's/^/[box checked] /' "$out-checked.log"
-	{ [ $rc = 1 ] && grep -qx "bench.sh: kernel second: the box has no /boot/vmlinuz-$old" "$out-checked.log" &&
+	{ [ $rc = 1 ] && grep -qx "bench.sh: kernel second: the box has no /boot/vmlinuz-0.0.0-none" "$out-checked.log" &&
 		! grep -q "sending kernel" "$out-checked.log"; } ||
 		{ echo "[box] a kernel the box lacks: exit $rc, not refused before any was sent"; return 1; }
 	box_is_first "$dir"
@@ -428,10 +428,11 @@ box_grub_files()
 # directory (its BOOT_IMAGE), gives runs of its version, and the box
 # ends on its own kernel, its GRUB files as they were: custom.cfg gone,
 # grub.cfg and the environment block, which grub-reboot and GRUB wrote,
-# the same. A custom.cfg of the box's own refuses the switch, and stays.
+# the same. Then a kernel that panics there: the box's next boot is its
+# default. A custom.cfg of the box's own refuses the switch, and stays.
 check_box_grub()
 {
-	local dir=$1 out=$TB_OUT/box-grub before after rc why
+	local dir=$1 out=$TB_OUT/box-grub before after rc why size
 
 	before=$(box_grub_files "$dir") && [ -n "$before" ] || return 1
 	(box_bench "$dir" "$out" --switch grub-reboot --rounds 1 --states off \
@@ -453,11 +454,19 @@ check_box_grub()
 	# GRUB cleared its one-time entry as it booted it, so the boot after
 	# the panic is the box's default, its own kernel, and the run names
 	# the kernel that did not come back
+	size=$(stat -c %s "$dir/console") || return 1
 	(box_bench "$dir" "$out-nodisk" --switch grub-reboot --rounds 1 --states off nodisk=trace)
 	rc=$?
 	sed 's/^/[box grub nodisk] /' "$out-nodisk.log"
 	{ [ $rc = 1 ] && grep -qF "kernel nodisk, round 1: the target came back on $(paste -sd ' ' "$dir/first"), not on the kernel sent" "$out-nodisk.log"; } ||
 		{ echo "[box] a kernel that panics after grub-reboot: exit $rc, not named so"; return 1; }
+	# it did panic, and GRUB then booted its default
+	tail -c +$((size + 1)) "$dir/console" | tr -d '\r\033' |
+		sed 's/\[[0-9;]*[HJ]//g; s/^ *\[ *[0-9.]*\] //' |
+		grep -a '^Kernel panic\|^ *Booting `' | tail -n 2 >"$out-nodisk.console"
+	{ sed -n 1p "$out-nodisk.console" | grep -q '^Kernel panic - not syncing: ' &&
+		[ "$(sed -n 2p "$out-nodisk.console")" = "  Booting \`Debian GNU/Linux'" ]; } ||
+		{ echo "[box] the console after grub-reboot into nodisk ends:"; cat "$out-nodisk.console"; return 1; }
 	box_is_first "$dir" || return 1
 	after=$(box_grub_files "$dir")
 	[ "$after" = "$before" ] ||
@@ -512,14 +521,13 @@ check_box_config()
 	rm -rf "$d/b"
 }
 
-# check_box_unchanged DIR: no file of the box outside the tool's
-# directory changed since it booted (check_box_boot); the tool's own
-# files there are found, so that a find that finds nothing cannot pass
-# --box-config end to end: trace built on the box's configuration, sent,
-# booted and measured. Debian's configuration would take an hour to
-# build here, so the box's /boot/config-RELEASE is, for this run, that
-# of the box kernel of check_box_resume (which boots the box) with the
-# preemptirq tracers off: the build turns them on again, and names them.
+# check_box_config_build DIR: --box-config end to end, trace built on
+# the box's configuration, sent, booted and measured. Debian's
+# configuration would take an hour to build here, so the box's
+# /boot/config-RELEASE is, for this run, that of check_box_resume's box
+# kernel (which boots the box) with the preemptirq tracers off: the
+# build turns them on again, and names them. The file is put back
+# whatever happens.
 check_box_config_build()
 {
 	local dir=$1 out=$TB_OUT/box-config-build rel cfg rc o
@@ -528,12 +536,15 @@ check_box_config_build()
 	cfg=$(sed -n 's/^build_tree //p' "$TB_OUT/box-resume/kernels/box.env" 2>/dev/null)/.config
 	[ -f "$cfg" ] || { echo "[box] no configuration of check_box_resume's box kernel"; return 1; }
 	sed -e 's/^CONFIG_\(IRQSOFF\|PREEMPT\)_TRACER=y$/# CONFIG_\1_TRACER is not set/' "$cfg" |
-		tb_box_ssh "$dir" "mv /boot/config-$rel /root/config.tb && cat >/boot/config-$rel" ||
-		return 1
-	(box_bench "$dir" "$out" --box-config --rounds 1 --states off own=trace)
+		tb_box_ssh "$dir" "mv /boot/config-$rel /root/config.tb && cat >/boot/config-$rel"
 	rc=$?
-	tb_box_ssh "$dir" "mv /root/config.tb /boot/config-$rel" </dev/null || return 1
-	sed 's/^/[box config build] /' "$out.log"
+	if [ $rc = 0 ]; then
+		(box_bench "$dir" "$out" --box-config --rounds 1 --states off own=trace)
+		rc=$?
+		sed 's/^/[box config build] /' "$out.log"
+	fi
+	tb_box_ssh "$dir" "[ ! -f /root/config.tb ] || mv /root/config.tb /boot/config-$rel" </dev/null ||
+		{ echo "[box] the box's /boot/config-$rel not put back"; return 1; }
 	[ $rc = 0 ] || { echo "[box] --box-config: exit $rc"; return 1; }
 	box_runs "$out" own 1 || return 1
 	for o in IRQSOFF_TRACER PREEMPT_TRACER; do
@@ -543,6 +554,9 @@ check_box_config_build()
 	box_is_first "$dir"
 }
 
+# check_box_unchanged DIR: no file of the box outside the tool's
+# directory changed since it booted (check_box_boot); the tool's own
+# files there are found, so that a find that finds nothing cannot pass
 check_box_unchanged()
 {
 	local out since
