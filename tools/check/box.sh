@@ -611,6 +611,92 @@ EOF2
 	tb_target_is "$(printf '6.1.0-1\n#1 SMP A\nid')" 6.1.0-1 '#1 SMP A'
 }
 
+# box_run_plan DIR PLAN...: tb_box_run on a stand-in QEMU, whose Nth
+# start does the Nth word of PLAN: reboot, off (the kernel's power-off),
+# port (cannot forward the port), killed (QEMU's words when killed,
+# exit 0) or wait (until it is killed, then exit 0 as QEMU does; its
+# pid in DIR/pid). Prints
+# tb_box_run's status and the number of starts.
+box_run_plan()
+{
+	local d=$1 rc
+
+	shift
+	rm -rf "$d" && mkdir -p "$d" && echo "$*" >"$d/plan" || return 1
+	cat >"$d/qemu" <<'EOS'
+#!/bin/sh
+n=$(($(cat "$D/starts" 2>/dev/null || echo 0) + 1))
+echo $n >"$D/starts"
+set -- $(cat "$D/plan")
+shift $((n - 1))
+case $1 in
+reboot)	echo '[    1.0] reboot: Restarting system' >>"$D/console" ;;
+off)	echo '[    1.0] reboot: Power down' >>"$D/console" ;;
+port)	echo 'qemu: could not set up host forwarding rule' >&2; exit 1 ;;
+killed)	echo 'qemu: terminating on signal 15 from pid 1' >&2 ;;
+wait)	trap 'kill $!; exit 0' TERM; echo $$ >"$D/pid"; sleep 600 & wait ;;
+esac
+EOS
+	chmod +x "$d/qemu" && : >"$d/console" || return 1
+	D=$d TB_QEMU=$d/qemu tb_box_run "$d" >"$d/qemu.log" 2>&1
+	rc=$?
+	echo "$rc $(cat "$d/starts")"
+}
+
+# box_run_started DIR: wait for the stand-in QEMU of DIR to start (its
+# pid in DIR/pid), a minute at most
+box_run_started()
+{
+	local n=0
+
+	until [ -s "$1/pid" ] || [ $n -ge 600 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	[ -s "$1/pid" ]
+}
+
+# check_box_run: the box's QEMU loop (tb_box_run) on a stand-in QEMU:
+# it starts a new QEMU after each reboot, and none after a power-off,
+# the kernel's or the one tb_box_stop asks for (DIR/off); a port another
+# took after a reboot is tried again, not before the first boot; QEMU
+# killed from elsewhere stays down, and the loop killed kills its QEMU
+check_box_run()
+{
+	local d=$TB_OUT/box-run got pid fail=0 plan want
+
+	while read -r want plan; do
+		# shellcheck disable=SC2086 # the plan's words
+		got=$(box_run_plan "$d" $plan) || return 1
+		[ "${got/ /,}" = "$want" ] ||
+			{ echo "[box run] $plan: status and starts ${got/ /,}, not $want"; fail=1; }
+	done <<'EOS'
+0,3 reboot reboot off
+1,1 port reboot off
+0,4 reboot port reboot off
+1,2 reboot killed reboot off
+EOS
+	# the power-off tb_box_stop asks for: no QEMU after it, whatever
+	# the kernel said last
+	(box_run_plan "$d" wait reboot off >"$d.off") &
+	pid=$!
+	box_run_started "$d" || { kill $pid; return 1; }
+	touch "$d/off" && kill "$(cat "$d/pid")"
+	wait $pid
+	[ "$(cat "$d.off")" = "0 1" ] ||
+		{ echo "[box run] a power-off asked for: $(cat "$d.off"), not 0 1"; fail=1; }
+	# the loop killed: its QEMU is gone when it is
+	rm -f "$d/pid" "$d/off" "$d/starts" && echo wait >"$d/plan" || return 1
+	(D=$d TB_QEMU=$d/qemu tb_box_run "$d" >/dev/null 2>&1) &
+	pid=$!
+	box_run_started "$d" || { kill $pid; return 1; }
+	kill $pid
+	wait $pid
+	! kill -0 "$(cat "$d/pid")" 2>/dev/null ||
+		{ echo "[box run] the loop killed, its QEMU runs on"; kill "$(cat "$d/pid")"; fail=1; }
+	return $fail
+}
+
 # check_grub_entry: the GRUB entry a switch by grub-reboot writes
 # (tb_grub_entry), run here with stand-ins for GRUB's tools, is the
 # kernel and initrd found by UUID on their file systems and the command
@@ -729,6 +815,8 @@ step_box()
 	result $? "target: ssh://[USER@]HOST[:PORT] alone; another kernel back is named"
 	check_grub_entry
 	result $? "target: the one-time GRUB entry finds its files by UUID, passes the command line a word each; quotes refused"
+	check_box_run
+	result $? "box: a new QEMU after each reboot, none after a power-off asked for or said, a port taken after a reboot tried again, a QEMU killed stays down, the loop killed kills it"
 	if check_box_boot "$dir" "$1"; then
 		result 0 "box: boots $(tb_name "$1") under TCG, answers ssh on 127.0.0.1 with its release"
 		box_dir=$dir
