@@ -429,7 +429,8 @@ kernel_env()
 	if [ "${TB_SPECS[$l.kind]}" = installed ]; then
 		# the box's own, read there
 		echo "image $TB_TARGET_HOST:${TB_SPECS[$l.image]}"
-		echo "image_hash $(tb_ssh "sha256sum <${TB_SPECS[$l.image]}" </dev/null | cut -c 1-16)"
+		# (none, the check before any is sent says, if it lacks it)
+		echo "image_hash $(tb_ssh "sha256sum <${TB_SPECS[$l.image]}" </dev/null 2>/dev/null | cut -c 1-16)"
 	else
 		echo "image ${TB_SPECS[$l.image]}"
 		echo "image_hash $(sha256sum <"${TB_SPECS[$l.image]}" | cut -c 1-16)"

@@ -409,7 +409,7 @@ check_box_sent()
 	rc=$?
 	sed 's/^/[box checked] /' "$out-checked.log"
 	{ [ $rc = 1 ] && grep -qx "bench.sh: kernel second: the box has no /boot/vmlinuz-0.0.0-none" "$out-checked.log" &&
-		! grep -q "sending kernel" "$out-checked.log"; } ||
+		! grep -q "sending kernel\|No such file" "$out-checked.log"; } ||
 		{ echo "[box] a kernel the box lacks: exit $rc, not refused before any was sent"; return 1; }
 	box_is_first "$dir"
 }
