@@ -1,0 +1,205 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=bash
+# The mechanisms of bench.sh --target and of the QEMU box checked on the
+# host, with stand-ins, no box booted: the target's address forms, the
+# box's QEMU loop (tb_box_run) on a stand-in QEMU, and the one-time GRUB
+# entry with stand-ins for GRUB's tools. step_box (tools/check/box.sh)
+# runs them before the box boots. Sourced by tools/check.sh.
+
+# check_target_forms: tb_target_parse takes ssh://[USER@]HOST[:PORT] and
+# nothing else, and a kernel that came back other than the one sent is
+# named, with it
+check_target_forms()
+{
+	local u want got
+
+	while read -r u want; do
+		got=$( (tb_target_parse "$u" 2>/dev/null &&
+			echo "$TB_TARGET_USER,$TB_TARGET_HOST,$TB_TARGET_PORT") ||
+			echo refused)
+		[ "$got" = "$want" ] ||
+			{ echo "[target] $u: $got, not $want"; return 1; }
+	done <<'EOF2'
+ssh://box root,box,22
+ssh://me@box.lab:2222 me,box.lab,2222
+ssh://[::1]:2200 root,::1,2200
+box refused
+ssh:// refused
+ssh://me@ refused
+ssh://box:0 refused
+ssh://box:x refused
+ssh://box;reboot refused
+EOF2
+	got=$(tb_target_is "$(printf '6.1.0-1\n#1 SMP A\nid')" 6.12.0-1 '#2 SMP B' 2>&1) &&
+		return 1
+	[ "$got" = "tracerbench: the target came back on 6.1.0-1 #1 SMP A, not on the kernel sent: 6.12.0-1 #2 SMP B" ] ||
+		{ echo "[target] $got"; return 1; }
+	tb_target_is "$(printf '6.1.0-1\n#1 SMP A\nid')" 6.1.0-1 '#1 SMP A'
+}
+
+# box_run_plan DIR PLAN...: tb_box_run on a stand-in QEMU, whose Nth
+# start does the Nth word of PLAN: reboot, off (the kernel's power-off),
+# port (cannot forward the port), killed (QEMU's words when killed,
+# exit 0) or wait (until it is killed, then exit 0 as QEMU does; its
+# pid in DIR/pid). Prints
+# tb_box_run's status and the number of starts.
+box_run_plan()
+{
+	local d=$1 rc
+
+	shift
+	rm -rf "$d" && mkdir -p "$d" && echo "$*" >"$d/plan" || return 1
+	cat >"$d/qemu" <<'EOS'
+#!/bin/sh
+n=$(($(cat "$D/starts" 2>/dev/null || echo 0) + 1))
+echo $n >"$D/starts"
+set -- $(cat "$D/plan")
+shift $((n - 1))
+case $1 in
+reboot)	echo '[    1.0] reboot: Restarting system' >>"$D/console" ;;
+off)	echo '[    1.0] reboot: Power down' >>"$D/console" ;;
+port)	echo 'qemu: could not set up host forwarding rule' >&2; exit 1 ;;
+killed)	echo 'qemu: terminating on signal 15 from pid 1' >&2 ;;
+wait)	trap 'kill $!; exit 0' TERM; echo $$ >"$D/pid"; sleep 600 & wait ;;
+esac
+EOS
+	chmod +x "$d/qemu" && : >"$d/console" || return 1
+	D=$d TB_QEMU=$d/qemu tb_box_run "$d" >"$d/qemu.log" 2>&1
+	rc=$?
+	echo "$rc $(cat "$d/starts")"
+}
+
+# box_run_started DIR: wait for the stand-in QEMU of DIR to start (its
+# pid in DIR/pid), a minute at most
+box_run_started()
+{
+	local n=0
+
+	until [ -s "$1/pid" ] || [ $n -ge 600 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	[ -s "$1/pid" ]
+}
+
+# check_box_run: the box's QEMU loop (tb_box_run) on a stand-in QEMU:
+# it starts a new QEMU after each reboot, and none after a power-off,
+# the kernel's or the one tb_box_stop asks for (DIR/off); a port another
+# took after a reboot is tried again, not before the first boot; QEMU
+# killed from elsewhere stays down, and the loop killed kills its QEMU
+check_box_run()
+{
+	local d=$TB_OUT/box-run got pid fail=0 plan want
+
+	while read -r want plan; do
+		# shellcheck disable=SC2086 # the plan's words
+		got=$(box_run_plan "$d" $plan) || return 1
+		[ "${got/ /,}" = "$want" ] ||
+			{ echo "[box run] $plan: status and starts ${got/ /,}, not $want"; fail=1; }
+	done <<'EOS'
+0,3 reboot reboot off
+1,1 port reboot off
+0,4 reboot port reboot off
+1,2 reboot killed reboot off
+EOS
+	# the power-off tb_box_stop asks for: no QEMU after it, whatever
+	# the kernel said last
+	(box_run_plan "$d" wait reboot off >"$d.off") &
+	pid=$!
+	box_run_started "$d" || { kill $pid; return 1; }
+	touch "$d/off" && kill "$(cat "$d/pid")"
+	wait $pid
+	[ "$(cat "$d.off")" = "0 1" ] ||
+		{ echo "[box run] a power-off asked for: $(cat "$d.off"), not 0 1"; fail=1; }
+	# the loop killed: its QEMU is gone when it is
+	rm -f "$d/pid" "$d/off" "$d/starts" && echo wait >"$d/plan" || return 1
+	(D=$d TB_QEMU=$d/qemu tb_box_run "$d" >/dev/null 2>&1) &
+	pid=$!
+	box_run_started "$d" || { kill $pid; return 1; }
+	kill $pid
+	wait $pid
+	! kill -0 "$(cat "$d/pid")" 2>/dev/null ||
+		{ echo "[box run] the loop killed, its QEMU runs on"; kill "$(cat "$d/pid")"; fail=1; }
+	return $fail
+}
+
+# check_grub_entry: the GRUB entry a switch by grub-reboot writes
+# (tb_grub_entry), run here with stand-ins for GRUB's tools, is the
+# kernel and initrd found by UUID on their file systems and the command
+# line a word in single quotes each, whatever it holds but quotes and
+# backslashes (GRUB would wrap a word with a space in double quotes),
+# and it is named for the next boot; a line with a quote or a backslash
+# is refused; and what the box needs is refused on LVM (no next_entry
+# cleared) and an encrypted tool directory, taken on neither. The
+# stand-ins' scripts and the line are written as they are: nothing in
+# them expands here.
+# shellcheck disable=SC2016
+check_grub_entry()
+{
+	local d=$TB_OUT/grub-entry want got line
+
+	rm -rf "$d" && mkdir -p "$d/bin" "$d/grub" || return 1
+	cat >"$d/bin/grub-probe" <<'EOS'
+#!/bin/sh
+case $1 in
+--target=fs)		echo ext2 ;;
+--target=partmap)	echo gpt ;;
+--target=abstraction)	case $2 in /boot/*) ;; *) echo "${ABSTRACTION-lvm}" ;; esac ;;
+--target=fs_uuid)	case $2 in /boot/*) echo B-1 ;; *) echo R-2 ;; esac ;;
+esac
+EOS
+	printf '%s\n' '#!/bin/sh' 'echo "${1#/boot}"' >"$d/bin/grub-mkrelpath"
+	printf '%s\n' '#!/bin/sh' "echo \"\$*\" >$d/reboot" \
+		'echo "the entry named"' >"$d/bin/grub-reboot"
+	chmod +x "$d"/bin/* || return 1
+	line='root=/dev/sda2  ro quiet x=$HOME *;reboot'
+	got=$(echo "$line" | PATH=$d/bin:$PATH sh -c "$(TB_TARGET_GRUB=$d/grub \
+		TB_TARGET_DIR=$d/tool tb_grub_entry \
+		/var/tmp/tracerbench/kernels/a/vmlinuz /boot/initrd.img-1)" 2>"$d/err") ||
+		{ echo "[grub] the entry's commands failed:"; cat "$d/err"; return 1; }
+	# grub-reboot's words (a warning, on some boxes) are not taken for
+	# the commands' answer
+	[ -z "$got" ] || { echo "[grub] the commands said: $got"; return 1; }
+	want="$TB_GRUB_MARK
+if [ -z \"\${fallback}\" ]; then set fallback=0; fi
+menuentry 'tracerbench' --id tracerbench {
+	insmod part_gpt
+	insmod lvm
+	insmod ext2
+	search --no-floppy --fs-uuid --set=tb_kernel R-2
+	linux (\$tb_kernel)/var/tmp/tracerbench/kernels/a/vmlinuz  'root=/dev/sda2' 'ro' 'quiet' 'x=\$HOME' '*;reboot'
+	insmod part_gpt
+	insmod ext2
+	search --no-floppy --fs-uuid --set=tb_initrd B-1
+	initrd (\$tb_initrd)/initrd.img-1 
+}"
+	got=$(cat "$d/grub/custom.cfg")
+	[ "$got" = "$want" ] ||
+		{ echo "[grub] the entry is:"; echo "$got"; echo "[grub] not:"; echo "$want"; return 1; }
+	[ "$(cat "$d/reboot")" = tracerbench ] ||
+		{ echo "[grub] grub-reboot was asked for '$(cat "$d/reboot")'"; return 1; }
+	# the box's environment block had none: so it is noted
+	[ -e "$d/tool/grubenv.none" ] || { echo "[grub] no grubenv.none"; return 1; }
+	# what the box needs: refused where GRUB cannot clear next_entry (its
+	# directory on LVM) or cannot reach the kernels (the tool's directory
+	# encrypted), taken where neither
+	printf '%s\n' 'set next_entry' 'source custom.cfg' >"$d/grub/grub.cfg"
+	for line in "lvm:$d/grub on RAID, LVM, btrfs or ZFS" \
+		"cryptodisk:$d/tool on an encrypted device" ":"; do
+		got=$(ABSTRACTION=${line%%:*} PATH=$d/bin:$PATH sh -c \
+			"$(TB_TARGET_GRUB=$d/grub TB_TARGET_DIR=$d/tool tb_grub_need)")
+		want=${line#*:}
+		if [ -n "$want" ]; then
+			[[ $got == "$want"* ]] ||
+				{ echo "[grub] with ${line%%:*}: '$got'"; return 1; }
+		elif [ -n "$got" ]; then
+			echo "[grub] refused: $got"
+			return 1
+		fi
+	done
+	for line in 'dyndbg="+p"' "a='b'" 'a\b'; do
+		tb_grub_cmdline_ok "$line" 2>/dev/null &&
+			{ echo "[grub] taken: $line"; return 1; }
+	done
+	tb_grub_cmdline_ok 'root=/dev/sda2 ro quiet'
+}
