@@ -149,16 +149,18 @@ box_bench_cut()
 # kernels there, nor its lock
 box_is_first()
 {
-	local now f left
+	local now left
 
-	now=$(tb_box_ssh "$1" 'uname -r; uname -v' </dev/null) || return 1
+	# one connection: each costs a second on the box
+	now=$(tb_box_ssh "$1" "uname -r; uname -v
+		for f in kernels lock; do
+			[ ! -e $TB_TARGET_DIR/\$f ] || ls -d $TB_TARGET_DIR/\$f
+		done" </dev/null) || return 1
+	left=$(echo "$now" | sed -n '3,$p')
+	now=$(echo "$now" | head -n 2)
 	[ "$now" = "$(cat "$1/first")" ] ||
 		{ echo "[box] on '$now' at the end, not on $(cat "$1/first")"; return 1; }
-	for f in kernels lock; do
-		left=$(tb_box_ssh "$1" "ls $TB_TARGET_DIR/$f 2>&1" </dev/null)
-		[[ $left == *"No such file"* ]] ||
-			{ echo "[box] left in $TB_TARGET_DIR/$f: $left"; return 1; }
-	done
+	[ -z "$left" ] || { echo "[box] left on the box: $left"; return 1; }
 }
 
 # box_lock DIR OWNER: a lock on the box of DIR, as a run of OWNER
@@ -530,19 +532,37 @@ check_box_config()
 # whatever happens.
 check_box_config_build()
 {
-	local dir=$1 out=$TB_OUT/box-config-build rel cfg rc o
+	local dir=$1 out=$TB_OUT/box-config-build rel cfg rc o size n tmp
 
 	rel=$(head -n 1 "$dir/first")
 	cfg=$(sed -n 's/^build_tree //p' "$TB_OUT/box-resume/kernels/box.env" 2>/dev/null)/.config
 	[ -f "$cfg" ] || { echo "[box] no configuration of check_box_resume's box kernel"; return 1; }
+	size=$(stat -c %s "$dir/console") && tmp=$(mktemp -d) || return 1
 	sed -e 's/^CONFIG_\(IRQSOFF\|PREEMPT\)_TRACER=y$/# CONFIG_\1_TRACER is not set/' "$cfg" |
 		tb_box_ssh "$dir" "mv /boot/config-$rel /root/config.tb && cat >/boot/config-$rel"
 	rc=$?
 	if [ $rc = 0 ]; then
-		(box_bench "$dir" "$out" --box-config --rounds 1 --states off own=trace)
+		(TMPDIR=$tmp box_bench "$dir" "$out" --box-config --rounds 1 --states off own=trace)
 		rc=$?
 		sed 's/^/[box config build] /' "$out.log"
+		# the commands of a boot share a connection: ten or so of them
+		# in all (the lock, the configuration, the box's kernel
+		# recorded, then at each of its two boots the first answer
+		# and the shared one), where each command's own would make
+		# thirty; none left open, nor its socket's directory
+		n=$(tail -c +$((size + 1)) "$dir/console" | grep -ac '^Accepted publickey')
+		echo "[box] $n connections accepted during the run"
+		# (none seen: sshd no longer says them on the console)
+		if [ "$n" -lt 2 ] || [ "$n" -gt 16 ]; then
+			echo "[box] the commands of a boot do not share a connection"
+			rc=1
+		fi
+		if ls -d "$tmp"/tb-ssh.* 2>/dev/null || pgrep -af "ControlPath=$tmp/tb-ssh"; then
+			echo "[box] the run's shared connection is left"
+			rc=1
+		fi
 	fi
+	rm -rf "$tmp"
 	tb_box_ssh "$dir" "[ ! -f /root/config.tb ] || mv /root/config.tb /boot/config-$rel" </dev/null ||
 		{ echo "[box] the box's /boot/config-$rel not put back"; return 1; }
 	[ $rc = 0 ] || { echo "[box] --box-config: exit $rc"; return 1; }

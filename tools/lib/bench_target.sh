@@ -47,6 +47,7 @@ target_return()
 		rc=$?
 		cat "$out/boots/return" >&2
 		[ $rc = 0 ] || return 1
+		tb_ssh_share
 	fi
 	target_home=1
 	# if they cannot be removed now, the EXIT trap tries again
@@ -110,6 +111,7 @@ target_boot()
 	target_do "$out_boot.switch" tb_target_switch "$image" "$initrd" \
 		"$target_cmdline" "$rel" "$ver" ||
 		target_fail "kernel $labels, round $first: $(sed 's/^tracerbench: //' "$out_boot.switch")"
+	tb_ssh_share
 	# a box with systemd goes on starting its services after sshd
 	# answers: wait for them (a minute at most), then record its state
 	target_do "$out_boot.machine" tb_ssh "if command -v systemctl >/dev/null; then
@@ -179,8 +181,23 @@ target_lock()
 {
 	target_owner="$HOSTNAME $$ since $(date -u +%Y-%m-%dT%H:%M:%SZ), results in $out"
 	tb_target_lock "$target_owner" || die "the box at $target cannot be used (see above)"
-	target_home=1 target_sent=0
-	trap target_unlock EXIT
+	target_home=1 target_sent=0 target_share=
+	trap target_end EXIT
+	# the socket of the connection the commands of a boot share
+	# (tb_ssh_share), short enough for one whatever --out is
+	target_share=$(mktemp -d "${TMPDIR:-/tmp}/tb-ssh.XXXXXX") ||
+		die "cannot make a directory in ${TMPDIR:-/tmp}"
+	# shellcheck disable=SC2034 # read by tools/lib/target.sh
+	TB_SSH_SHARE=$target_share/socket
+}
+
+# target_end: the run's end on the box, whichever way (the EXIT trap):
+# its lock freed (target_unlock), its shared connection closed
+target_end()
+{
+	target_unlock
+	tb_ssh_unshare
+	[ -z "$target_share" ] || rm -rf "$target_share"
 }
 
 # target_unlock: the box's directory freed for another run, as this one
@@ -208,6 +225,7 @@ target_prepare()
 	tb_target_record "$out/boots/now" ||
 		die "the box at $target cannot be used (see above)"
 	rm -f "$out/boots/now.why"
+	tb_ssh_share
 	# --resume: the box's own kernel is the one it ran first
 	if [ -n "$resume" ] && [ -f "$out/boots/first" ]; then
 		cmp -s <(head -n 2 "$out/boots/now") <(head -n 2 "$out/boots/first") ||

@@ -34,6 +34,9 @@ tb_target_parse()
 }
 
 TB_TARGET_SSH_OPTS=()
+# the socket of the connection tb_ssh's commands share (tb_ssh_share);
+# none unless the caller names one
+TB_SSH_SHARE=
 
 # tb_ssh CMD...: run CMD (one string, as ssh takes it) on the target, in
 # batch mode (no password prompt). TB_SSH_CONFIG, if set, is the ssh
@@ -45,16 +48,61 @@ TB_TARGET_SSH_OPTS=()
 # connection's start (seconds).
 tb_ssh()
 {
-	local key=() t=()
+	local key=() t=() share=(-o ControlPath=none)
 
 	[ -n "${TB_SSH_CONFIG:-}" ] && key=(-F "$TB_SSH_CONFIG")
 	[ -n "${TB_TARGET_KEY:-}" ] &&
 		key+=(-i "$TB_TARGET_KEY" -o IdentitiesOnly=yes)
 	[ -n "${TB_SSH_TIMEOUT:-}" ] && t=(timeout -k 5 "$TB_SSH_TIMEOUT")
+	if [ -n "${TB_SSH_SHARE:-}" ] && [ "${TB_SSH_OPEN:-}" = 1 ]; then
+		# the shared connection itself, in the background once it is
+		# up (-f), its socket ready by then; quiet, as it may be cut
+		# when a kernel goes
+		share=(-o ControlPath="$TB_SSH_SHARE" -o ControlMaster=yes
+			-o ControlPersist=no -o LogLevel=QUIET -f -N)
+	elif [ -n "${TB_SSH_SHARE:-}" ] && [ -S "$TB_SSH_SHARE" ]; then
+		share=(-o ControlPath="$TB_SSH_SHARE" -o ControlMaster=no)
+	fi
 	"${t[@]}" ssh -o BatchMode=yes -o ConnectTimeout="${TB_SSH_CONNECT:-10}" -o ServerAliveInterval=5 \
-		-o ServerAliveCountMax=6 "${key[@]}" \
+		-o ServerAliveCountMax=6 "${share[@]}" "${key[@]}" \
 		"${TB_TARGET_SSH_OPTS[@]}" -p "$TB_TARGET_PORT" \
 		-l "$TB_TARGET_USER" "$TB_TARGET_HOST" "$@"
+}
+
+# One connection for the commands of a boot: OpenSSH's connection
+# sharing (ControlMaster), with its socket at TB_SSH_SHARE, once
+# tb_ssh_share opened it. A new connection costs a key exchange, which
+# is slow on a slow box: 1 s on the QEMU box of make check, against 0.1 s
+# for a command on a shared one. Closed before every kernel switch
+# (tb_target_switch), so that no command waits on a connection to a
+# kernel that went. Without one, tb_ssh connects anew each time, and
+# shares none the user's ssh configuration may set up, for the same
+# reason. A connection that cannot be opened is no error: the commands
+# then connect each on its own, and say why they cannot.
+tb_ssh_share()
+{
+	[ -n "${TB_SSH_SHARE:-}" ] || return 0
+	tb_ssh_unshare
+	# It lives on after this shell, so it holds none of its files open
+	# beyond its own, which would keep a pipe the caller reads from
+	# ending: bench.sh's stderr, say, kept for a Ctrl-C's message
+	(
+		for fd in "/proc/$BASHPID/fd/"*; do
+			fd=${fd##*/}
+			[ "$fd" -le 2 ] || eval "exec $fd>&-"
+		done
+		TB_SSH_OPEN=1 tb_ssh </dev/null >/dev/null 2>&1
+	) || true
+}
+
+# tb_ssh_unshare: the shared connection, if open, closed
+tb_ssh_unshare()
+{
+	[ -n "${TB_SSH_SHARE:-}" ] && [ -S "$TB_SSH_SHARE" ] || return 0
+	ssh -o ControlPath="$TB_SSH_SHARE" -O exit -p "$TB_TARGET_PORT" \
+		-l "$TB_TARGET_USER" "$TB_TARGET_HOST" >/dev/null 2>&1
+	# a connection gone on its own may leave its socket behind
+	rm -f "$TB_SSH_SHARE"
 }
 
 # The tool's own directory on the target: the kernels it sends go into
@@ -269,6 +317,8 @@ tb_target_switch()
 		sync
 		setsid sh -c 'sleep 1; if [ -d /run/systemd/system ]; then
 			$go; fi' >/dev/null 2>&1 </dev/null &")
+	# the connection shared with the kernel that now goes, closed
+	tb_ssh_unshare
 	if [ "$out" != loaded ]; then
 		echo "tracerbench: $TB_TARGET_SWITCH to $image failed on the target: $out" >&2
 		return 1
@@ -277,12 +327,15 @@ tb_target_switch()
 	answered=
 	while [ $SECONDS -lt $end ]; do
 		sleep 1
-		# A probe begun while no kernel answers waits for its bound
-		# (QEMU's user network, for one, holds the connection open),
-		# one begun as the old kernel went down for ever: a short
-		# bound first, a second longer after each failure, as a slow
-		# box needs (2 s, then 3, ... 15)
-		now=$(TB_SSH_CONNECT=$bound TB_SSH_TIMEOUT=$((bound + 3)) \
+		# A probe begun while no kernel answers waits for sshd's
+		# first words until its connection's bound (QEMU's user
+		# network, for one, holds the connection open), one begun as
+		# the old kernel went down for ever: 2 s for the first words,
+		# which sshd says as it accepts, so that a probe is tried
+		# every 3 s while the box boots; the whole probe's bound
+		# starts short and grows by a second after each failure, as a
+		# slow box's key exchange needs (5 s, then 6, ... 18)
+		now=$(TB_SSH_CONNECT=2 TB_SSH_TIMEOUT=$((bound + 3)) \
 			tb_target_uname 2>/dev/null) ||
 			{ [ $bound -ge 15 ] || bound=$((bound + 1)); continue; }
 		[ "$(echo "$now" | sed -n 3p)" != "$before" ] && break
