@@ -637,6 +637,8 @@ step_box()
 	result $? "target: ssh://[USER@]HOST[:PORT] alone; another kernel back is named"
 	check_grub_entry
 	result $? "target: the one-time GRUB entry finds its files by UUID, passes the command line a word each; quotes refused"
+	check_target_put
+	result $? "target: a copy to the box takes its name whole, and a cut one none"
 	check_box_run
 	result $? "box: a new QEMU after each reboot, none after a power-off asked for or said, a port taken after a reboot tried again, a QEMU killed stays down, the loop killed kills it"
 	if check_box_boot "$dir" "$1"; then

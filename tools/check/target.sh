@@ -203,3 +203,30 @@ menuentry 'tracerbench' --id tracerbench {
 	done
 	tb_grub_cmdline_ok 'root=/dev/sda2 ro quiet'
 }
+
+# check_target_put: tb_target_put through a stand-in ssh that runs the
+# command here, on all of the file or, as a connection cut would, on its
+# first 1000 bytes: whole, the copy takes its name; cut, it does not,
+# and a file of that name before stays as it was
+check_target_put()
+{
+	local d=$TB_OUT/target-put
+
+	rm -rf "$d" && mkdir -p "$d/bin" "$d/box" || return 1
+	# shellcheck disable=SC2016 # the stand-in's script, as it is
+	printf '%s\n' '#!/bin/bash' \
+		'if [ -n "${CUT:-}" ]; then head -c "$CUT"; else cat; fi | sh -c "${*: -1}"' \
+		>"$d/bin/ssh" && chmod +x "$d/bin/ssh" || return 1
+	head -c 5000 /dev/urandom >"$d/file" && echo before >"$d/box/old" || return 1
+	if ! (PATH=$d/bin:$PATH TB_TARGET_PORT=22 TB_TARGET_USER=root \
+		TB_TARGET_HOST=box tb_target_put "$d/file" "$d/box/new") ||
+	   ! cmp -s "$d/file" "$d/box/new"; then
+		echo "[target] a whole copy did not take its name"
+		return 1
+	fi
+	(CUT=1000 PATH=$d/bin:$PATH TB_TARGET_PORT=22 TB_TARGET_USER=root \
+		TB_TARGET_HOST=box tb_target_put "$d/file" "$d/box/old") &&
+		{ echo "[target] a cut copy succeeded"; return 1; }
+	[ "$(cat "$d/box/old")" = before ] ||
+		{ echo "[target] a cut copy took the name of the file there"; return 1; }
+}

@@ -121,10 +121,16 @@ TB_TARGET_GRUB=/boot/grub
 TB_GRUB_MARK='# tracerbench: the one-time entry of bench.sh --switch grub-reboot'
 
 # tb_target_put LOCAL REMOTE: copy LOCAL to REMOTE on the target, over
-# the ssh connection (no scp or sftp needed there), whole or not at all
+# the ssh connection (no scp or sftp needed there), whole or not at all:
+# a connection cut ends cat's input there as the file's end would, so
+# the copy's size is checked before it takes REMOTE's name
 tb_target_put()
 {
-	tb_ssh "mkdir -p '${2%/*}' && cat >'$2.part' && mv '$2.part' '$2'" <"$1"
+	local size
+
+	size=$(stat -c %s "$1") || return 1
+	tb_ssh "mkdir -p '${2%/*}' && cat >'$2.part' &&
+		[ \$(wc -c <'$2.part') -eq $size ] && mv '$2.part' '$2'" <"$1"
 }
 
 # tb_target_uname: the target's kernel release, version and boot id (a
