@@ -106,7 +106,8 @@ check_box_boot()
 # box_bench DIR OUT ARG...: bench.sh --target on the box of DIR, its
 # results in OUT, its output in OUT.log; its exit status. Run in the
 # background (&), it is bench.sh itself, which Ctrl-C's SIGINT reaches
-# (tb_interruptible).
+# (tb_interruptible), in a process group of its own, which all of it
+# gets, as from a terminal's Ctrl-C (tb_interrupt_at).
 box_bench()
 {
 	local dir=$1 out=$2
@@ -116,16 +117,18 @@ box_bench()
 		"	StrictHostKeyChecking no" "	UserKnownHostsFile /dev/null" \
 		"	LogLevel ERROR" >"$dir/ssh_config"
 	rm -rf "$out"
-	TB_SSH_CONFIG=$dir/ssh_config tb_interruptible "$TB_TOP/tools/bench.sh" \
+	TB_SSH_CONFIG=$dir/ssh_config tb_interruptible /usr/bin/setsid "$TB_TOP/tools/bench.sh" \
 		--target "ssh://root@127.0.0.1:$(cat "$dir/port")" \
 		--nr-samples 2000 --out "$out" "$@" >"$out.log" 2>&1
 }
 
 # box_bench_cut DIR OUT TAG PATTERN ARG...: box_bench DIR OUT ARGs,
-# with the ssh connection whose client's command line matches PATTERN
-# (pkill -f) cut as soon as it exists, as a network drops it; its
-# output said behind [TAG]. bench.sh's exit status, or 2, said, if no
-# such connection was there to cut.
+# with the ssh connection of the client whose command line matches
+# PATTERN (pgrep -f) cut as soon as it exists, as a network drops it:
+# the connection the run's commands share (its master's, whose command
+# line names the box's port) and the client; its output said behind
+# [TAG]. bench.sh's exit status, or 2, said, if no such client was
+# there to cut.
 box_bench_cut()
 {
 	local dir=$1 out=$2 tag=$3 pattern=$4 pid cut=1 rc
@@ -134,7 +137,12 @@ box_bench_cut()
 	(box_bench "$dir" "$out" "$@") &
 	pid=$!
 	while kill -0 $pid 2>/dev/null; do
-		pkill -KILL -f "$pattern" && cut=0 && break
+		if pgrep -f "$pattern" >/dev/null; then
+			pkill -KILL -f "ControlMaster=yes .*-p $(cat "$dir/port") "
+			pkill -KILL -f "$pattern"
+			cut=0
+			break
+		fi
 		sleep 0.05
 	done
 	wait $pid

@@ -207,7 +207,7 @@ menuentry 'tracerbench' --id tracerbench {
 # check_target_put: tb_target_put through a stand-in ssh that runs the
 # command here, on all of the file or, as a connection cut would, on its
 # first 1000 bytes: whole, the copy takes its name; cut, it does not,
-# and a file of that name before stays as it was
+# a file of that name before stays as it was, and no part is left
 check_target_put()
 {
 	local d=$TB_OUT/target-put
@@ -229,4 +229,5 @@ check_target_put()
 		{ echo "[target] a cut copy succeeded"; return 1; }
 	[ "$(cat "$d/box/old")" = before ] ||
 		{ echo "[target] a cut copy took the name of the file there"; return 1; }
+	[ ! -e "$d/box/old.part" ] || { echo "[target] a cut copy left its part"; return 1; }
 }

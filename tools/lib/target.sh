@@ -48,7 +48,7 @@ TB_SSH_SHARE=
 # connection's start (seconds).
 tb_ssh()
 {
-	local key=() t=() share=(-o ControlPath=none)
+	local key=() t=() share=(-o ControlPath=none) run=()
 
 	[ -n "${TB_SSH_CONFIG:-}" ] && key=(-F "$TB_SSH_CONFIG")
 	[ -n "${TB_TARGET_KEY:-}" ] &&
@@ -57,13 +57,19 @@ tb_ssh()
 	if [ -n "${TB_SSH_SHARE:-}" ] && [ "${TB_SSH_OPEN:-}" = 1 ]; then
 		# the shared connection itself, in the background once it is
 		# up (-f), its socket ready by then; quiet, as it may be cut
-		# when a kernel goes
+		# when a kernel goes; one left behind (its caller killed)
+		# ends after ten minutes unused
 		share=(-o ControlPath="$TB_SSH_SHARE" -o ControlMaster=yes
-			-o ControlPersist=no -o LogLevel=QUIET -f -N)
-	elif [ -n "${TB_SSH_SHARE:-}" ] && [ -S "$TB_SSH_SHARE" ]; then
+			-o ControlPersist=10m -o LogLevel=QUIET -f -N)
+	elif tb_ssh_shared; then
 		share=(-o ControlPath="$TB_SSH_SHARE" -o ControlMaster=no)
+		# A client of a shared connection handles SIGINT itself, and
+		# ends on it where its caller ignores it, as bench.sh's steps
+		# on the box do, which a Ctrl-C must not cut: in a session of
+		# its own, no terminal's Ctrl-C reaches it
+		run=(setsid -w)
 	fi
-	"${t[@]}" ssh -o BatchMode=yes -o ConnectTimeout="${TB_SSH_CONNECT:-10}" -o ServerAliveInterval=5 \
+	"${t[@]}" "${run[@]}" ssh -o BatchMode=yes -o ConnectTimeout="${TB_SSH_CONNECT:-10}" -o ServerAliveInterval=5 \
 		-o ServerAliveCountMax=6 "${share[@]}" "${key[@]}" \
 		"${TB_TARGET_SSH_OPTS[@]}" -p "$TB_TARGET_PORT" \
 		-l "$TB_TARGET_USER" "$TB_TARGET_HOST" "$@"
@@ -95,13 +101,34 @@ tb_ssh_share()
 	) || true
 }
 
+# tb_ssh_control CMD: ssh -O CMD (check, exit) to the shared connection;
+# it connects to nothing else, whatever the user's configuration says
+tb_ssh_control()
+{
+	local key=()
+
+	[ -n "${TB_SSH_CONFIG:-}" ] && key=(-F "$TB_SSH_CONFIG")
+	ssh -o BatchMode=yes -o ControlMaster=no -o ControlPath="$TB_SSH_SHARE" \
+		"${key[@]}" "${TB_TARGET_SSH_OPTS[@]}" -O "$1" -p "$TB_TARGET_PORT" \
+		-l "$TB_TARGET_USER" "$TB_TARGET_HOST" </dev/null >/dev/null 2>&1
+}
+
+# tb_ssh_shared: the shared connection is open; the socket of one that
+# ended without removing it (killed) removed, as each client would
+# otherwise say it cannot reach it
+tb_ssh_shared()
+{
+	[ -n "${TB_SSH_SHARE:-}" ] && [ -S "$TB_SSH_SHARE" ] || return 1
+	tb_ssh_control check && return 0
+	rm -f "$TB_SSH_SHARE"
+	return 1
+}
+
 # tb_ssh_unshare: the shared connection, if open, closed
 tb_ssh_unshare()
 {
 	[ -n "${TB_SSH_SHARE:-}" ] && [ -S "$TB_SSH_SHARE" ] || return 0
-	ssh -o ControlPath="$TB_SSH_SHARE" -O exit -p "$TB_TARGET_PORT" \
-		-l "$TB_TARGET_USER" "$TB_TARGET_HOST" >/dev/null 2>&1
-	# a connection gone on its own may leave its socket behind
+	tb_ssh_control exit
 	rm -f "$TB_SSH_SHARE"
 }
 
@@ -130,7 +157,8 @@ tb_target_put()
 
 	size=$(stat -c %s "$1") || return 1
 	tb_ssh "mkdir -p '${2%/*}' && cat >'$2.part' &&
-		[ \$(wc -c <'$2.part') -eq $size ] && mv '$2.part' '$2'" <"$1"
+		{ [ \$(wc -c <'$2.part') -eq $size ] || { rm -f '$2.part'; exit 1; }; } &&
+		mv '$2.part' '$2'" <"$1"
 }
 
 # tb_target_uname: the target's kernel release, version and boot id (a
@@ -299,7 +327,7 @@ EOS
 tb_target_switch()
 {
 	local image=$1 initrd=$2 cmdline=$3 rel=$4 ver=$5 before now end answered
-	local iarg='' out bound=2 load go
+	local iarg='' out bound=2 connect load go
 
 	before=$(tb_target_uname) || return 1
 	before=$(echo "$before" | sed -n 3p)
@@ -336,14 +364,18 @@ tb_target_switch()
 		# A probe begun while no kernel answers waits for sshd's
 		# first words until its connection's bound (QEMU's user
 		# network, for one, holds the connection open), one begun as
-		# the old kernel went down for ever: 2 s for the first words,
-		# which sshd says as it accepts, so that a probe is tried
-		# every 3 s while the box boots; the whole probe's bound
-		# starts short and grows by a second after each failure, as a
-		# slow box's key exchange needs (5 s, then 6, ... 18)
-		now=$(TB_SSH_CONNECT=2 TB_SSH_TIMEOUT=$((bound + 3)) \
+		# the old kernel went down for ever. The whole probe's bound
+		# grows by a second after each failure, as a slow box needs
+		# (5 s, then 6, ... 25); that for sshd's first words, which
+		# it says as it accepts, stays at 2 s for the first eight, so
+		# that a probe is tried every 3 s while a box boots, then
+		# grows too, for a box behind a jump host, whose own login
+		# comes first (3 s, ... 15)
+		connect=2
+		[ $bound -lt 10 ] || connect=$((bound - 7))
+		now=$(TB_SSH_CONNECT=$connect TB_SSH_TIMEOUT=$((bound + 3)) \
 			tb_target_uname 2>/dev/null) ||
-			{ [ $bound -ge 15 ] || bound=$((bound + 1)); continue; }
+			{ [ $bound -ge 22 ] || bound=$((bound + 1)); continue; }
 		[ "$(echo "$now" | sed -n 3p)" != "$before" ] && break
 		answered=$now
 		now=
