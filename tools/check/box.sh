@@ -432,28 +432,65 @@ box_grub_files()
 		echo \"\$f \$(md5sum <\$f | cut -c 1-32)\"; done" </dev/null
 }
 
-# check_box_grub DIR: bench.sh --target --switch grub-reboot on the box
-# of DIR, which boots through GRUB: the kernel box of check_box_resume,
-# booted by a one-time entry of GRUB's that finds it in the tool's
-# directory (its BOOT_IMAGE), gives runs of its version, and the box
+# check_box_grub DIR: bench.sh --target --switch grub-reboot --box-config
+# on the box of DIR, which boots through GRUB. Debian's configuration
+# would take an hour to build here, so the box's /boot/config-RELEASE
+# is, for this run, that of check_box_resume's box kernel (which boots
+# the box) with the preemptirq tracers off: trace built on it turns them
+# on again, and names them; the file is put back whatever happens. That
+# kernel, booted by a one-time entry of GRUB's that finds it in the
+# tool's directory (its BOOT_IMAGE), gives runs of its version; the
+# commands of each boot share one connection, none left open; the box
 # ends on its own kernel, its GRUB files as they were: custom.cfg gone,
 # grub.cfg and the environment block, which grub-reboot and GRUB wrote,
 # the same. Then a kernel that panics there: the box's next boot is its
 # default. A custom.cfg of the box's own refuses the switch, and stays.
 check_box_grub()
 {
-	local dir=$1 out=$TB_OUT/box-grub before after rc why size
+	local dir=$1 out=$TB_OUT/box-grub before after rc why size rel cfg n tmp o
 
 	before=$(box_grub_files "$dir") && [ -n "$before" ] || return 1
-	(box_bench "$dir" "$out" --switch grub-reboot --rounds 1 --states off \
-		box="trace,config=$TB_TOP/tools/kconfig/box.config")
+	rel=$(head -n 1 "$dir/first")
+	cfg=$(sed -n 's/^build_tree //p' "$TB_OUT/box-resume/kernels/box.env" 2>/dev/null)/.config
+	[ -f "$cfg" ] || { echo "[box] no configuration of check_box_resume's box kernel"; return 1; }
+	size=$(stat -c %s "$dir/console") && tmp=$(mktemp -d) || return 1
+	sed -e 's/^CONFIG_\(IRQSOFF\|PREEMPT\)_TRACER=y$/# CONFIG_\1_TRACER is not set/' "$cfg" |
+		tb_box_ssh "$dir" "mv /boot/config-$rel /root/config.tb && cat >/boot/config-$rel"
 	rc=$?
-	sed 's/^/[box grub] /' "$out.log"
-	[ $rc = 0 ] || { echo "[box] --switch grub-reboot: exit $rc"; return 1; }
-	box_runs "$out" box 1 || return 1
-	grep -q "^cmdline BOOT_IMAGE=(hd0)$TB_TARGET_DIR/kernels/box/vmlinuz " \
-		"$out/boots/r1-box.machine" ||
-		{ echo "[box] not booted by GRUB from the tool's directory: $(grep '^cmdline ' "$out/boots/r1-box.machine")"; return 1; }
+	if [ $rc = 0 ]; then
+		(TMPDIR=$tmp box_bench "$dir" "$out" --switch grub-reboot \
+			--box-config --rounds 1 --states off own=trace)
+		rc=$?
+		sed 's/^/[box grub] /' "$out.log"
+		# the commands of a boot share a connection: 11 of them in
+		# all (the lock, the configuration, the box's kernel and
+		# GRUB's files recorded, then at each of its two boots the
+		# first answer and the shared one), where each command's own
+		# made 28; none left open, nor its socket's directory
+		n=$(tail -c +$((size + 1)) "$dir/console" | grep -ac '^Accepted publickey')
+		echo "[box] $n connections accepted during the run"
+		# (none seen: sshd no longer says them on the console)
+		if [ "$n" -lt 2 ] || [ "$n" -gt 16 ]; then
+			echo "[box] the commands of a boot do not share a connection"
+			rc=1
+		fi
+		if ls -d "$tmp"/tb-ssh.* 2>/dev/null || pgrep -af "ControlPath=$tmp/tb-ssh"; then
+			echo "[box] the run's shared connection is left"
+			rc=1
+		fi
+	fi
+	rm -rf "$tmp"
+	tb_box_ssh "$dir" "[ ! -f /root/config.tb ] || mv /root/config.tb /boot/config-$rel" </dev/null ||
+		{ echo "[box] the box's /boot/config-$rel not put back"; return 1; }
+	[ $rc = 0 ] || { echo "[box] --switch grub-reboot --box-config: exit $rc"; return 1; }
+	box_runs "$out" own 1 || return 1
+	for o in IRQSOFF_TRACER PREEMPT_TRACER; do
+		grep -qx "bench.sh: kernel own: the box's configuration: CONFIG_$o: n -> y" "$out.log" ||
+			{ echo "[box] CONFIG_$o not named as set"; return 1; }
+	done
+	grep -q "^cmdline BOOT_IMAGE=(hd0)$TB_TARGET_DIR/kernels/own/vmlinuz " \
+		"$out/boots/r1-own.machine" ||
+		{ echo "[box] not booted by GRUB from the tool's directory: $(grep '^cmdline ' "$out/boots/r1-own.machine")"; return 1; }
 	grep -q "^tracerbench: the target is back on its kernel, " "$out.log" ||
 		{ echo "[box] not said back on its kernel"; return 1; }
 	box_is_first "$dir" || return 1
@@ -529,57 +566,6 @@ check_box_config()
 	done
 	echo "[box] trace on the box's configuration: $n options changed"
 	rm -rf "$d/b"
-}
-
-# check_box_config_build DIR: --box-config end to end, trace built on
-# the box's configuration, sent, booted and measured. Debian's
-# configuration would take an hour to build here, so the box's
-# /boot/config-RELEASE is, for this run, that of check_box_resume's box
-# kernel (which boots the box) with the preemptirq tracers off: the
-# build turns them on again, and names them. The file is put back
-# whatever happens.
-check_box_config_build()
-{
-	local dir=$1 out=$TB_OUT/box-config-build rel cfg rc o size n tmp
-
-	rel=$(head -n 1 "$dir/first")
-	cfg=$(sed -n 's/^build_tree //p' "$TB_OUT/box-resume/kernels/box.env" 2>/dev/null)/.config
-	[ -f "$cfg" ] || { echo "[box] no configuration of check_box_resume's box kernel"; return 1; }
-	size=$(stat -c %s "$dir/console") && tmp=$(mktemp -d) || return 1
-	sed -e 's/^CONFIG_\(IRQSOFF\|PREEMPT\)_TRACER=y$/# CONFIG_\1_TRACER is not set/' "$cfg" |
-		tb_box_ssh "$dir" "mv /boot/config-$rel /root/config.tb && cat >/boot/config-$rel"
-	rc=$?
-	if [ $rc = 0 ]; then
-		(TMPDIR=$tmp box_bench "$dir" "$out" --box-config --rounds 1 --states off own=trace)
-		rc=$?
-		sed 's/^/[box config build] /' "$out.log"
-		# the commands of a boot share a connection: ten or so of them
-		# in all (the lock, the configuration, the box's kernel
-		# recorded, then at each of its two boots the first answer
-		# and the shared one), where each command's own would make
-		# thirty; none left open, nor its socket's directory
-		n=$(tail -c +$((size + 1)) "$dir/console" | grep -ac '^Accepted publickey')
-		echo "[box] $n connections accepted during the run"
-		# (none seen: sshd no longer says them on the console)
-		if [ "$n" -lt 2 ] || [ "$n" -gt 16 ]; then
-			echo "[box] the commands of a boot do not share a connection"
-			rc=1
-		fi
-		if ls -d "$tmp"/tb-ssh.* 2>/dev/null || pgrep -af "ControlPath=$tmp/tb-ssh"; then
-			echo "[box] the run's shared connection is left"
-			rc=1
-		fi
-	fi
-	rm -rf "$tmp"
-	tb_box_ssh "$dir" "[ ! -f /root/config.tb ] || mv /root/config.tb /boot/config-$rel" </dev/null ||
-		{ echo "[box] the box's /boot/config-$rel not put back"; return 1; }
-	[ $rc = 0 ] || { echo "[box] --box-config: exit $rc"; return 1; }
-	box_runs "$out" own 1 || return 1
-	for o in IRQSOFF_TRACER PREEMPT_TRACER; do
-		grep -qx "bench.sh: kernel own: the box's configuration: CONFIG_$o: n -> y" "$out.log" ||
-			{ echo "[box] CONFIG_$o not named as set"; return 1; }
-	done
-	box_is_first "$dir"
 }
 
 # check_box_unchanged DIR: no file of the box outside the tool's
@@ -665,11 +651,9 @@ step_box()
 		check_box_unchanged "$dir"
 		result $? "bench.sh --target: no file of the box outside its directory changed"
 		check_box_grub "$dir"
-		result $? "bench.sh --target --switch grub-reboot: a kernel booted by a one-time GRUB entry; the box back on its own, GRUB's files as they were"
+		result $? "bench.sh --target --switch grub-reboot --box-config: trace built on the box's configuration, every option changed named, booted by a one-time GRUB entry, a boot's commands on one connection; the box back on its own, GRUB's files as they were"
 		check_box_config "$dir"
 		result $? "bench.sh --box-config: the box's kernel configuration read over ssh, a variant configured on it, every option changed named"
-		check_box_config_build "$dir"
-		result $? "bench.sh --box-config: trace built on the box's configuration, every option changed named, booted on the box and measured"
 		check_box_off "$dir"
 		result $? "box: powers off when told"
 	else
