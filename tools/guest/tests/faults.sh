@@ -44,7 +44,7 @@ fault_setup()
 
 # tree_count: the files and directories under $TB, in TREE_COUNT; no
 # process forked, as it runs after each of some 300 loads on a debug
-# kernel (test_tree took a second a load there, half the sweep's time)
+# kernel (test_tree took 0.6 s a load there, more than the insmod)
 tree_count()
 {
 	local f

@@ -416,7 +416,7 @@ test_killed_while_starved()
 	before=$(runs)
 	{ echo 4294967296 >"$TB/nr_samples" &&
 		echo "$HOLD_CPU" >"$TB/cpus" &&
-		taskset -p -c 0,1 $$ >/dev/null; } || return 1
+		taskset -p -c 0,1 $$ >/dev/null; } || { set_defaults; return 1; }
 	taskset -c 0 /tests/tbio write "$TB/benchmark" 1 >/tmp/a &
 	pid=$!
 	thread=$(pid_of "tracerbench/$HOLD_CPU")
@@ -430,9 +430,10 @@ test_killed_while_starved()
 	if [ -s /tmp/a ]; then
 		diag "the run ended: $(cat /tmp/a)"
 		taskset -p -c "$(online_cpus)" $$ >/dev/null
+		set_defaults
 		return 1
 	fi
-	hold_cpu || { kill -9 $pid; wait; return 1; }
+	hold_cpu || { kill -9 $pid; wait; set_defaults; return 1; }
 	kill -9 $pid
 	wait_gone $pid ||
 		{ diag "the killed writer waits for its starved thread"; fail=1; }
