@@ -300,16 +300,77 @@ tb_kernel_cached()
 }
 
 # tb_make_kernel DIR VARIANT: the tree of VARIANT built in DIR, new, to
-# be renamed to its place in the cache: kbuild's paths are relative
+# be renamed to its place in the cache: kbuild's paths are relative. On
+# a box's configuration (TB_BASE_CONFIG), configured first: a kernel of
+# the cache configured the same, byte for byte, from the same source,
+# gives its build, which kbuild then finds up to date (make check's
+# --box-config kernel is its box kernel: a build of ten minutes, saved).
 tb_make_kernel()
 {
-	local dir=$1
+	local dir=$1 donor
 
 	tb_kernel_source || return 1
 	echo "tracerbench: building the $TB_ARCH $2 kernel in $dir/b" >&2
-	cp -al "$TB_SRC" "$dir" && mkdir "$dir/b" &&
-		tb_tree_build "$dir" "$2" || return 1
+	cp -al "$TB_SRC" "$dir" && mkdir "$dir/b" || return 1
+	if [ -n "$TB_BASE_CONFIG" ]; then
+		tb_configure "$dir" "$dir/b" "$2" >>"$dir/b/build.log" 2>&1 ||
+			return 1
+		if donor=$(tb_config_donor "$dir/b/.config"); then
+			echo "tracerbench: $donor is configured the same: building from its build" >&2
+			tb_take_build "$donor" "$dir" || return 1
+		fi
+	fi
+	tb_tree_build "$dir" "$2" && tb_source_id >"$dir/b/.tb-source" ||
+		return 1
 	touch "$dir/b/.tb-built"
+}
+
+# tb_source_id: the kernel source the cache's trees are built from, as a
+# tree's b/.tb-source names it when no patch changed it
+tb_source_id()
+{
+	echo "linux-source-6.12 $(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null)"
+}
+
+# tb_config_donor CONFIG: a built tree of the cache whose source is
+# linux-source-6.12 as it is (b/.tb-source: no patch, not a tree of your
+# own) and whose configuration is CONFIG, byte for byte (the kernel's
+# version and the compiler are in it); held (tb_cache_hold) once found.
+# 1 if there is none.
+tb_config_donor()
+{
+	local id mark tree
+
+	id=$(tb_source_id)
+	for mark in "$TB_TREES"/*/b/.tb-source; do
+		tree=${mark%/b/.tb-source}
+		case $tree in
+		*.tmp-* | *.old-*)	continue ;;
+		esac
+		if [ "$(cat "$mark" 2>/dev/null)" = "$id" ] &&
+		   cmp -s "$tree/b/.config" "$1" && tb_tree_built "$tree" &&
+		   tb_cache_hold "$tree" quiet && tb_tree_built "$tree"; then
+			echo "$tree"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# tb_take_build DONOR DIR: DIR's build directory becomes a copy of
+# DONOR's (tb_config_donor's), but for DIR's own log and the box's
+# configuration as it came (.config.box)
+tb_take_build()
+{
+	local keep=$2/b.own
+
+	mkdir "$keep" && mv "$2/b/build.log" "$keep/" &&
+		{ [ ! -f "$2/b/.config.box" ] || mv "$2/b/.config.box" "$keep/"; } &&
+		rm -rf "$2/b" && cp -a "$1/b" "$2/b" &&
+		rm -f "$2/b/.tb-built" "$2/b/.tb-source" "$2/b/.config.box" &&
+		mv "$keep"/build.log "$2/b/" &&
+		{ [ ! -f "$keep/.config.box" ] || mv "$keep/.config.box" "$2/b/"; } &&
+		rmdir "$keep"
 }
 
 # tb_is_mail FILE: FILE is a patch or a series as mailed, not a quilt
@@ -463,7 +524,7 @@ tb_copy_build()
 	rm -rf "$2" && mkdir -p "$2" &&
 		(cd "$1" && find . -mindepth 1 -maxdepth 1 ! -name b \
 			-exec cp -al {} "$2/" \;) &&
-		cp -a "$1/b" "$2/b" && rm -f "$2/b/.tb-built"
+		cp -a "$1/b" "$2/b" && rm -f "$2/b/.tb-built" "$2/b/.tb-source"
 }
 
 # tb_apply_patch DIR PATCH WHERE LOG: apply PATCH to the tree DIR as the
@@ -561,6 +622,8 @@ tb_make_patched()
 		return 1
 	fi
 	echo "tracerbench: built in $((SECONDS - start)) s" >&2
+	# no patch: the source as it is, for tb_config_donor
+	[ -n "$list" ] || tb_source_id >"$tmp/b/.tb-source" || return 1
 	touch "$tmp/b/.tb-built"
 }
 

@@ -18,7 +18,10 @@
 #   replaced by the next build;
 # - a process's holds keep no pipe of its caller open, and end with it;
 # - a cached file (tools/codesize.sh's) asked for by two at once is made
-#   once.
+#   once;
+# - a kernel on a box's configuration that configures as one the cache
+#   built (another key) starts from that one's build; one configured
+#   otherwise, or configured the same as a patched kernel alone, does not.
 # Prints "ok - ..." or "not ok - ..." a check, then "N passed, N failed".
 #
 # shellcheck disable=SC2317 # the stubs are called by tools/lib/*.sh
@@ -71,6 +74,11 @@ stubs()
 		cat "$1/kernel/a.c" >"$1/b/vmlinux"
 		# what a build may leave running (git's gc --auto)
 		sleep 3 &
+	}
+	# on a box's configuration (TB_BASE_CONFIG): its options A and B
+	tb_configure()
+	{
+		grep '^CONFIG_[AB]=' "$TB_BASE_CONFIG" >"$2/.config"
 	}
 	make_file()
 	{
@@ -284,6 +292,42 @@ wait "$(cat "$tmp/g.pid")"; rg=$?
 	[ -z "$(ls "$tmp"/sizes.tmp-* 2>/dev/null)" ]; } ||
 	say "exit $rf and $rg" f g
 result $? "a cached file asked for by two processes is made once, the other waiting, saying so"
+
+# 7. kernels on a box's configuration (the stub keeps options A and B)
+: >"$TB_TEST_LOG"
+printf 'CONFIG_A=y\nCONFIG_B=y\nCONFIG_X=1\n' >"$tmp/box1.config"
+printf 'CONFIG_A=y\nCONFIG_B=y\nCONFIG_X=2\n' >"$tmp/box2.config"
+printf 'CONFIG_A=y\nCONFIG_B=m\n' >"$tmp/box3.config"
+for n in 1 2 3; do
+	TB_TEST_SECS=0 TB_BASE_CONFIG=$tmp/box$n.config child box$n kernel trace
+	wait "$(cat "$tmp/box$n.pid")" || say "box$n failed" box$n
+done
+t1=$(cat "$tmp/box1.out") t2=$(cat "$tmp/box2.out") t3=$(cat "$tmp/box3.out")
+{ [ -n "$t1" ] && [ -n "$t2" ] && [ "$t1" != "$t2" ] &&
+	grep -qxF "incremental $(basename "${t2%/b}")" "$TB_TEST_LOG" &&
+	grep -qxF "tracerbench: ${t1%/b} is configured the same: building from its build" \
+		"$tmp/box2.err" &&
+	[ "$(cat "$t2/vmlinux")" = 'int a = 1;' ] && [ -f "$t2/.tb-source" ]; } ||
+	say "the second, configured as the first, did not start from its build" box1 box2
+result $? "a kernel on a box's configuration configured as one the cache built starts from its build"
+{ [ -n "$t3" ] && ! grep -q "incremental $(basename "${t3%/b}")" "$TB_TEST_LOG" &&
+	! grep -q "incremental $(basename "${t1%/b}")" "$TB_TEST_LOG" &&
+	! grep -q 'configured the same' "$tmp/box3.err" "$tmp/box1.err"; } ||
+	say "a kernel configured otherwise started from another's build" box1 box3
+result $? "one configured otherwise, or first, is built anew"
+# a patched kernel's configuration is its variant's, its source not
+printf 'diff --git a/kernel/a.c b/kernel/a.c\n--- a/kernel/a.c\n+++ b/kernel/a.c\n@@ -1 +1 @@\n-int a = 1;\n+int a = 2;\n' \
+	>"$tmp/a.patch"
+TB_TEST_SECS=0 TB_BASE_CONFIG=$tmp/box3.config child p3 patched trace "$tmp/a.patch"
+wait "$(cat "$tmp/p3.pid")" || say "the patched kernel failed" p3
+rm -f "$t3/.tb-source"
+printf 'CONFIG_A=y\nCONFIG_B=m\nCONFIG_X=4\n' >"$tmp/box4.config"
+TB_TEST_SECS=0 TB_BASE_CONFIG=$tmp/box4.config child box4 kernel trace
+wait "$(cat "$tmp/box4.pid")" || say "box4 failed" box4
+{ p3=$(cat "$tmp/p3.out") && [ "$(cat "$p3/vmlinux")" = 'int a = 2;' ] &&
+	[ ! -e "$p3/.tb-source" ] && ! grep -q 'configured the same' "$tmp/box4.err"; } ||
+	say "the patched kernel gave its build, or is marked as the source as it is" p3 box4
+result $? "a patched kernel configured the same gives no build"
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
