@@ -85,8 +85,8 @@ check_box_boot()
 
 	rel=$(tb_release "$2") && img=$(tb_vmlinuz "$2") || return 1
 	box_t0=$SECONDS
-	# under icount, for check_box_icount
-	TB_CPUS=2 TB_MEM=1G TB_ICOUNT=1 tb_box_start "$dir" "$img" "$rel" || return 1
+	# without icount until check_box_counted
+	TB_CPUS=2 TB_MEM=1G tb_box_start "$dir" "$img" "$rel" || return 1
 	box_t1=$SECONDS
 	echo "[box] $rel: ssh answered $((box_t1 - box_t0)) s after the start"
 	out=$(TB_SSH_TIMEOUT=60 tb_box_ssh "$dir" uname -r </dev/null)
@@ -346,7 +346,22 @@ check_box_resume()
 		{ echo "[box] the lkml header does not name the box"; return 1; }
 }
 
-# check_box_icount: the box runs under icount (check_box_boot), where a
+# check_box_counted DIR: the box of DIR, rebooted with DIR/icount
+# there, runs in a QEMU that counts instructions, for check_box_resume
+# and check_box_icount, and is on its first kernel; its time now, after
+# which none of its files may change (check_box_unchanged)
+check_box_counted()
+{
+	local dir=$1
+
+	touch "$dir/icount" && tb_box_reboot "$dir" || return 1
+	pgrep -af "file=$dir/disk.img" | grep -q -- ' -icount shift=0 ' ||
+		{ echo "[box] its QEMU does not count: $(pgrep -af "file=$dir/disk.img")"; return 1; }
+	box_is_first "$dir" &&
+		tb_box_ssh "$dir" 'date +%s' </dev/null >"$dir/since" && [ -s "$dir/since" ]
+}
+
+# check_box_icount: the box runs under icount (check_box_counted), where a
 # window costs the instructions it runs; the kernel box of
 # check_box_resume, booted by bench.sh in its own guest of as many vCPUs
 # (its initramfs, no ssh, no Debian userland), gives every primitive the
@@ -435,8 +450,8 @@ box_grub_files()
 # check_box_grub DIR: bench.sh --target --switch grub-reboot --box-config
 # on the box of DIR, which boots through GRUB. Debian's configuration
 # would take an hour to build here, so the box's /boot/config-RELEASE
-# is, for this run, that of check_box_resume's box kernel (which boots
-# the box) with the preemptirq tracers off: trace built on it turns them
+# is, for this run, that of the box kernel of check_box_resume (which
+# boots the box) with the preemptirq tracers off: trace built on it turns them
 # on again, and names them; the file is put back whatever happens. That
 # kernel, booted by a one-time entry of GRUB's that finds it in the
 # tool's directory (its BOOT_IMAGE), gives runs of its version; the
@@ -451,8 +466,8 @@ check_box_grub()
 
 	before=$(box_grub_files "$dir") && [ -n "$before" ] || return 1
 	rel=$(head -n 1 "$dir/first")
-	cfg=$(sed -n 's/^build_tree //p' "$TB_OUT/box-resume/kernels/box.env" 2>/dev/null)/.config
-	[ -f "$cfg" ] || { echo "[box] no configuration of check_box_resume's box kernel"; return 1; }
+	cfg=$(tb_build_patched trace "" "$TB_TOP/tools/kconfig/box.config")/.config
+	[ -f "$cfg" ] || { echo "[box] no configuration of the box kernel"; return 1; }
 	size=$(stat -c %s "$dir/console") && tmp=$(mktemp -d) || return 1
 	sed -e 's/^CONFIG_\(IRQSOFF\|PREEMPT\)_TRACER=y$/# CONFIG_\1_TRACER is not set/' "$cfg" |
 		tb_box_ssh "$dir" "mv /boot/config-$rel /root/config.tb && cat >/boot/config-$rel"
@@ -569,8 +584,9 @@ check_box_config()
 }
 
 # check_box_unchanged DIR: no file of the box outside the tool's
-# directory changed since it booted (check_box_boot); the tool's own
-# files there are found, so that a find that finds nothing cannot pass
+# directory changed since it booted (check_box_boot) or rebooted
+# (check_box_counted); the tool's own files there are found, so that a
+# find that finds nothing cannot pass
 check_box_unchanged()
 {
 	local out since
@@ -634,26 +650,34 @@ step_box()
 	check_target_put
 	result $? "target: a copy to the box takes its name whole, and a cut one none"
 	check_box_run
-	result $? "box: a new QEMU after each reboot, none after a power-off asked for or said, a port taken after a reboot tried again, a QEMU killed stays down, the loop killed kills it"
+	result $? "box: a new QEMU after each reboot, none after a power-off asked for or said, a port taken after a reboot tried again, a QEMU killed stays down, the loop killed kills it; counting instructions once asked"
 	if check_box_boot "$dir" "$1"; then
 		result 0 "box: boots $(tb_name "$1") under TCG, answers ssh on 127.0.0.1 with its release"
 		box_dir=$dir
 		check_box_bench "$dir" "$1"
 		result $? "bench.sh --target: a stale lock taken over; a run's connection cut, named, and --resume goes on; the box's $(tb_name "$1") measured, switched to by kexec, a kernel that cannot boot the box named; the box back on its kernel"
-		check_box_resume "$dir" "$1"
-		result $? "bench.sh --target: three kernels; Ctrl-C stops after the run, --resume completes the directory; report.py names the box"
 		check_box_lock "$dir" "$1"
 		result $? "bench.sh --target: a box another run holds is refused at once, naming it, its lock as it was"
 		check_box_sent "$dir" "$1"
 		result $? "bench.sh --target: a run stopped after sending a kernel removes it from the box; a kernel the box lacks is refused before any is sent"
-		check_box_icount
-		result $? "bench.sh --target: under icount, the box's medians of a kernel are those of its image booted by bench.sh"
 		check_box_unchanged "$dir"
-		result $? "bench.sh --target: no file of the box outside its directory changed"
+		result $? "bench.sh --target: no file of the box outside its directory changed by the runs so far"
+		# (the GRUB runs change GRUB's environment block and the
+		# stand-in's /boot, which check_box_grub checks alone)
 		check_box_grub "$dir"
 		result $? "bench.sh --target --switch grub-reboot --box-config: trace built on the box's configuration, every option changed named, booted by a one-time GRUB entry, a boot's commands on one connection; the box back on its own, GRUB's files as they were"
 		check_box_config "$dir"
 		result $? "bench.sh --box-config: the box's kernel configuration read over ssh, a variant configured on it, every option changed named"
+		# the checks before need no counted instructions, which slow
+		# every boot of the box
+		check_box_counted "$dir"
+		result $? "box: rebooted, a new QEMU counts instructions; on its first kernel"
+		check_box_resume "$dir" "$1"
+		result $? "bench.sh --target: three kernels; Ctrl-C stops after the run, --resume completes the directory; report.py names the box"
+		check_box_icount
+		result $? "bench.sh --target: under icount, the box's medians of a kernel are those of its image booted by bench.sh"
+		check_box_unchanged "$dir"
+		result $? "bench.sh --target: no file of the box outside its directory changed by the runs since its reboot"
 		check_box_off "$dir"
 		result $? "box: powers off when told"
 	else

@@ -38,11 +38,13 @@ EOF2
 }
 
 # box_run_plan DIR PLAN...: tb_box_run on a stand-in QEMU, whose Nth
-# start does the Nth word of PLAN: reboot, off (the kernel's power-off),
-# port (cannot forward the port), killed (QEMU's words when killed,
-# exit 0) or wait (until it is killed, then exit 0 as QEMU does; its
-# pid in DIR/pid). Prints
-# tb_box_run's status and the number of starts.
+# start does the Nth word of PLAN: reboot, count (asks the next QEMU to
+# count instructions, DIR/icount, and reboots), off (the kernel's
+# power-off), port (cannot forward the port), killed (QEMU's words when
+# killed, exit 0) or wait (until it is killed, then exit 0 as QEMU
+# does; its pid in DIR/pid). Each start that was given -icount adds its
+# number to DIR/counted. Prints tb_box_run's status and the number of
+# starts.
 box_run_plan()
 {
 	local d=$1 rc
@@ -53,10 +55,15 @@ box_run_plan()
 #!/bin/sh
 n=$(($(cat "$D/starts" 2>/dev/null || echo 0) + 1))
 echo $n >"$D/starts"
+case " $* " in
+*" -icount shift=0 "*)	echo $n >>"$D/counted" ;;
+esac
 set -- $(cat "$D/plan")
 shift $((n - 1))
 case $1 in
 reboot)	echo '[    1.0] reboot: Restarting system' >>"$D/console" ;;
+count)	touch "$D/icount"
+	echo '[    1.0] reboot: Restarting system' >>"$D/console" ;;
 off)	echo '[    1.0] reboot: Power down' >>"$D/console" ;;
 port)	echo 'qemu: could not set up host forwarding rule' >&2; exit 1 ;;
 killed)	echo 'qemu: terminating on signal 15 from pid 1' >&2 ;;
@@ -86,7 +93,8 @@ box_run_started()
 # it starts a new QEMU after each reboot, and none after a power-off,
 # the kernel's or the one tb_box_stop asks for (DIR/off); a port another
 # took after a reboot is tried again, not before the first boot; QEMU
-# killed from elsewhere stays down, and the loop killed kills its QEMU
+# killed from elsewhere stays down, and the loop killed kills its QEMU;
+# the QEMUs started once DIR/icount is there count instructions
 check_box_run()
 {
 	local d=$TB_OUT/box-run got pid fail=0 plan want
@@ -102,6 +110,11 @@ check_box_run()
 0,4 reboot port reboot off
 1,2 reboot killed reboot off
 EOS
+	# the QEMUs after DIR/icount appeared count instructions, and they
+	# alone
+	got="$(box_run_plan "$d" reboot count reboot off) counting $(paste -sd ' ' "$d/counted" 2>/dev/null)"
+	[ "$got" = "0 4 counting 3 4" ] ||
+		{ echo "[box run] reboot count reboot off: $got, not 0 4 counting 3 4"; fail=1; }
 	# the power-off tb_box_stop asks for: no QEMU after it, whatever
 	# the kernel said last
 	(box_run_plan "$d" wait reboot off >"$d.off") &

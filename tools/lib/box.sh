@@ -280,18 +280,12 @@ tb_box_ssh()
 # The box runs until tb_box_stop DIR, or TB_BOX_LIFE seconds; it boots
 # through GRUB (tb_box_grub), and a reboot (a panic, panic=-1) goes
 # through GRUB again: to IMAGE, its default entry, as a test machine's
-# firmware does, or to the entry grub-reboot named.
+# firmware does, or to the entry grub-reboot named. With TB_ICOUNT=1
+# its QEMU counts instructions (DIR/icount, which tb_box_run reads).
 tb_box_start()
 {
 	local dir=$1 image=$2 rel=$3 port pid
-	local thread=${TB_TCG_THREAD-single} counted=()
-
-	# TB_ICOUNT=1: a busy vCPU's clock counts its instructions, as in
-	# tb_boot, so that a window costs there what it costs in a guest of
-	# bench.sh's; an idle one's follows the host's (sleep on), as a real
-	# box's does, where sleep=off would jump it to its next timer while
-	# the box waits on the host's ssh
-	[ "${TB_ICOUNT:-0}" = 1 ] && counted=(-icount shift=0)
+	local thread=${TB_TCG_THREAD-single}
 
 	[ "$TB_ARCH" = x86_64 ] || {
 		echo "tracerbench: the box is x86-64's alone (not $TB_ARCH)" >&2
@@ -301,6 +295,7 @@ tb_box_start()
 		ssh-keygen -q -t ed25519 -N '' -C tb-box -f "$dir/key" &&
 		tb_box_initrd "$rel" "$dir/initrd.img" &&
 		tb_box_disk "$dir" "$image" "$rel" || return 1
+	[ "${TB_ICOUNT:-0}" != 1 ] || touch "$dir/icount" || return 1
 	# the port is free when chosen; should another take it before
 	# QEMU does, QEMU says so and stops: choose again
 	: >"$dir/console"
@@ -308,7 +303,7 @@ tb_box_start()
 		port=$(tb_free_port) || return 1
 		echo "$port" >"$dir/port"
 		tb_box_run "$dir" \
-			-accel "tcg${thread:+,thread=$thread}" "${counted[@]}" \
+			-accel "tcg${thread:+,thread=$thread}" \
 			-smp "$TB_CPUS" -m "$TB_MEM" -display none -monitor none \
 			-kernel "$dir/grub.lnx" \
 			-drive file="$dir/disk.img",format=raw,if=virtio \
@@ -336,14 +331,24 @@ tb_box_start()
 # translated for the old kernel, and then every byte GRUB moves over it
 # takes TCG's slow path (the 58 MB of Debian's kernel, which GRUB moves
 # to 16 MiB a byte at a time: 100 s and more, seen).
+# While DIR/icount is there, each new QEMU counts instructions
+# (-icount shift=0): a busy vCPU's clock counts its instructions, as in
+# tb_boot, so that a window costs there what it costs in a guest of
+# bench.sh's; an idle one's follows the host's (sleep on), as a real
+# box's does, where sleep=off would jump it to its next timer while the
+# box waits on the host's ssh. Counting slows every boot of the box (a
+# kexec into Debian's kernel took 28 s here, against 20 without), so
+# it counts only where a check needs it (tb_box_reboot).
 tb_box_run()
 {
-	local dir=$1 end=$((SECONDS + TB_BOX_LIFE)) boots=0 tries=0
+	local dir=$1 end=$((SECONDS + TB_BOX_LIFE)) boots=0 tries=0 counted
 
 	shift
 	trap 'kill $(jobs -p) 2>/dev/null; wait; exit 1' TERM
 	while [ $SECONDS -lt $end ] && [ ! -e "$dir/off" ]; do
-		timeout -k 5 $((end - SECONDS)) "$TB_QEMU" -no-reboot "$@" &
+		counted=()
+		[ ! -e "$dir/icount" ] || counted=(-icount shift=0)
+		timeout -k 5 $((end - SECONDS)) "$TB_QEMU" -no-reboot "${counted[@]}" "$@" &
 		if ! wait $!; then
 			# after a reboot, another may hold the port a moment
 			{ [ $boots -gt 0 ] && [ $tries -lt 5 ] &&
@@ -388,6 +393,28 @@ tb_box_wait()
 	echo "tracerbench: the box did not answer ssh within $2 s; its console ends:" >&2
 	tail -n 5 "$dir/console" >&2
 	return 1
+}
+
+# tb_box_reboot DIR: reboot the box of DIR, which a new QEMU boots (with
+# -icount while DIR/icount is there), and wait for ssh as tb_box_start
+# does; 1 if the box did not go down within TB_BOX_WAIT seconds, or
+# does not answer
+tb_box_reboot()
+{
+	local dir=$1 boots end=$((SECONDS + TB_BOX_WAIT))
+
+	# each boot's init says so on the console
+	boots=$(grep -ac 'sshd starting' "$dir/console")
+	tb_box_ssh "$dir" 'sync; reboot -f || busybox reboot -f' \
+		</dev/null >/dev/null 2>&1
+	until [ "$(grep -ac 'sshd starting' "$dir/console")" -gt "$boots" ]; do
+		[ $SECONDS -lt $end ] || {
+			echo "tracerbench: the box did not reboot within $TB_BOX_WAIT s" >&2
+			return 1
+		}
+		sleep 1
+	done
+	tb_box_wait "$dir" $((end - SECONDS))
 }
 
 # tb_box_stop DIR: power the box of DIR off, and wait for its QEMU to
