@@ -88,6 +88,8 @@ wait_run_lock()
 # read with cat: busybox's read takes a byte at a time, and these files
 # return nothing at an offset past 0.
 HOLD_CPU=2
+# where the suite's shell goes meanwhile
+SHELL_CPUS=0,1
 HOG_SECONDS=600
 RT_RUNTIME=/proc/sys/kernel/sched_rt_runtime_us
 FAIR_RUNTIME=/sys/kernel/debug/sched/fair_server/cpu$HOLD_CPU/runtime
@@ -113,7 +115,7 @@ hold_cpu()
 	[ "$saved_fair" = 0 ] && saved_fair=
 	hog_pid=
 	softirqd=$(pid_of "ksoftirqd/$HOLD_CPU")
-	{ taskset -p -c 0,1 $$ >/dev/null &&
+	{ taskset -p -c $SHELL_CPUS $$ >/dev/null &&
 		{ [ -z "$softirqd" ] || /tests/tbio setsched "$softirqd" fifo 2; } &&
 		set_knob $RT_RUNTIME -1 &&
 		{ [ -z "$saved_fair" ] || set_knob $FAIR_RUNTIME 0; }; } ||
@@ -405,7 +407,7 @@ stime()
 # a real-time task keeps that thread off its CPU: the thread finishes
 # with the run when it runs again, and the last one out frees what the
 # run holds (the leaks group finds nothing left on the debug kernel).
-# The run is HOLD_CPU's alone, and the shell on CPUs 0 and 1 (as
+# The run is HOLD_CPU's alone, and the shell on SHELL_CPUS (as
 # hold_cpu puts it) from the start: under TCG, where one host thread
 # runs the vCPUs in turn, each vCPU that measures makes every command of
 # this test wait for its turn (with all four measuring, the test took a
@@ -416,7 +418,7 @@ test_killed_while_starved()
 	before=$(runs)
 	{ echo 4294967296 >"$TB/nr_samples" &&
 		echo "$HOLD_CPU" >"$TB/cpus" &&
-		taskset -p -c 0,1 $$ >/dev/null; } || { set_defaults; return 1; }
+		taskset -p -c $SHELL_CPUS $$ >/dev/null; } || { set_defaults; return 1; }
 	taskset -c 0 /tests/tbio write "$TB/benchmark" 1 >/tmp/a &
 	pid=$!
 	thread=$(pid_of "tracerbench/$HOLD_CPU")
