@@ -649,6 +649,8 @@ step_box()
 	result $? "target: the one-time GRUB entry finds its files by UUID, passes the command line a word each; quotes refused"
 	check_target_put
 	result $? "target: a copy to the box takes its name whole, and a cut one none"
+	check_ssh_args
+	result $? "target: ssh's options: a command on its own connection, the shared one's master bounded, its control on its socket, the target named alike"
 	check_box_run
 	result $? "box: a new QEMU after each reboot, none after a power-off asked for or said, a port taken after a reboot tried again, a QEMU killed stays down, the loop killed kills it; counting instructions once asked"
 	if check_box_boot "$dir" "$1"; then

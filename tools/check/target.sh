@@ -37,6 +37,55 @@ EOF2
 	tb_target_is "$(printf '6.1.0-1\n#1 SMP A\nid')" 6.1.0-1 '#1 SMP A'
 }
 
+# ssh_stand_in DIR: the target of check_ssh_args, with DIR's stand-in
+# for ssh first in PATH
+# shellcheck disable=SC2034 # read by tools/lib/target.sh
+ssh_stand_in()
+{
+	PATH=$1:$PATH TB_SSH_CONFIG=C TB_TARGET_KEY=K TB_SSH_SHARE=$1/s
+	TB_TARGET_PORT=2222 TB_TARGET_USER=u TB_TARGET_HOST=h
+	TB_TARGET_SSH_OPTS=(-o X=1)
+}
+
+# check_ssh_args: what tb_ssh and tb_ssh_control give ssh (a stand-in
+# that writes its words, a line each, to DIR/words): a command connects
+# on its own (ControlPath=none: no connection of the user's
+# configuration shared), the connection a boot's commands share is a
+# master that outlives its caller ten minutes at most, and a control
+# command goes to that socket; each names the target by the
+# configuration file, the key alone, the box's options, port, user and
+# host, in that order
+check_ssh_args()
+{
+	local d=$TB_OUT/ssh-args got want to fail=0 common
+
+	rm -rf "$d" && mkdir -p "$d" &&
+		printf '#!/bin/sh\nprintf "%%s\\n" "$@" >"%s/words"\n' "$d" >"$d/ssh" &&
+		chmod +x "$d/ssh" || return 1
+	to='-F C -i K -o IdentitiesOnly=yes -o X=1 -p 2222 -l u h'
+	common='-o BatchMode=yes -o ConnectTimeout=10 -o ServerAliveInterval=5 -o ServerAliveCountMax=6'
+	while IFS='|' read -r what want; do
+		rm -f "$d/words"
+		(ssh_stand_in "$d"
+		 case $what in
+		 command)	tb_ssh 'uname -r' ;;
+		 shared)	TB_SSH_OPEN=1 tb_ssh ;;
+		 control)	tb_ssh_control exit ;;
+		 esac) </dev/null
+		got=$(paste -sd ' ' "$d/words" 2>/dev/null)
+		want=${want//@common@/$common}
+		want=${want//@to@/$to}
+		want=${want//@d@/$d}
+		[ "$got" = "$want" ] ||
+			{ echo "[ssh] $what: '$got', not '$want'"; fail=1; }
+	done <<'EOS'
+command|@common@ -o ControlPath=none @to@ uname -r
+shared|@common@ -o ControlPath=@d@/s -o ControlMaster=yes -o ControlPersist=10m -o LogLevel=QUIET -f -N @to@
+control|-o BatchMode=yes -o ControlMaster=no -o ControlPath=@d@/s -O exit @to@
+EOS
+	return $fail
+}
+
 # box_run_plan DIR PLAN...: tb_box_run on a stand-in QEMU, whose Nth
 # start does the Nth word of PLAN: reboot, count (asks the next QEMU to
 # count instructions, DIR/icount, and reboots), off (the kernel's

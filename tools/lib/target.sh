@@ -48,11 +48,8 @@ TB_SSH_SHARE=
 # connection's start (seconds).
 tb_ssh()
 {
-	local key=() t=() share=(-o ControlPath=none) run=()
+	local t=() share=(-o ControlPath=none) run=()
 
-	[ -n "${TB_SSH_CONFIG:-}" ] && key=(-F "$TB_SSH_CONFIG")
-	[ -n "${TB_TARGET_KEY:-}" ] &&
-		key+=(-i "$TB_TARGET_KEY" -o IdentitiesOnly=yes)
 	[ -n "${TB_SSH_TIMEOUT:-}" ] && t=(timeout -k 5 "$TB_SSH_TIMEOUT")
 	if [ -n "${TB_SSH_SHARE:-}" ] && [ "${TB_SSH_OPEN:-}" = 1 ]; then
 		# the shared connection itself, in the background once it is
@@ -69,10 +66,22 @@ tb_ssh()
 		# its own, no terminal's Ctrl-C reaches it
 		run=(setsid -w)
 	fi
+	tb_ssh_to
 	"${t[@]}" "${run[@]}" ssh -o BatchMode=yes -o ConnectTimeout="${TB_SSH_CONNECT:-10}" -o ServerAliveInterval=5 \
-		-o ServerAliveCountMax=6 "${share[@]}" "${key[@]}" \
-		"${TB_TARGET_SSH_OPTS[@]}" -p "$TB_TARGET_PORT" \
-		-l "$TB_TARGET_USER" "$TB_TARGET_HOST" "$@"
+		-o ServerAliveCountMax=6 "${share[@]}" "${TB_SSH_TO[@]}" "$@"
+}
+
+# tb_ssh_to: what names the target to ssh, in TB_SSH_TO (an array), for
+# tb_ssh and tb_ssh_control alike: the configuration file, the key, the
+# box's options, the port, the user and, last, the host
+tb_ssh_to()
+{
+	TB_SSH_TO=()
+	[ -z "${TB_SSH_CONFIG:-}" ] || TB_SSH_TO=(-F "$TB_SSH_CONFIG")
+	[ -z "${TB_TARGET_KEY:-}" ] ||
+		TB_SSH_TO+=(-i "$TB_TARGET_KEY" -o IdentitiesOnly=yes)
+	TB_SSH_TO+=("${TB_TARGET_SSH_OPTS[@]}" -p "$TB_TARGET_PORT"
+		-l "$TB_TARGET_USER" "$TB_TARGET_HOST")
 }
 
 # One connection for the commands of a boot: OpenSSH's connection
@@ -105,12 +114,9 @@ tb_ssh_share()
 # it connects to nothing else, whatever the user's configuration says
 tb_ssh_control()
 {
-	local key=()
-
-	[ -n "${TB_SSH_CONFIG:-}" ] && key=(-F "$TB_SSH_CONFIG")
+	tb_ssh_to
 	ssh -o BatchMode=yes -o ControlMaster=no -o ControlPath="$TB_SSH_SHARE" \
-		"${key[@]}" "${TB_TARGET_SSH_OPTS[@]}" -O "$1" -p "$TB_TARGET_PORT" \
-		-l "$TB_TARGET_USER" "$TB_TARGET_HOST" </dev/null >/dev/null 2>&1
+		-O "$1" "${TB_SSH_TO[@]}" </dev/null >/dev/null 2>&1
 }
 
 # tb_ssh_shared: the shared connection is open; the socket of one that
