@@ -447,6 +447,52 @@ box_grub_files()
 		echo \"\$f \$(md5sum <\$f | cut -c 1-32)\"; done" </dev/null
 }
 
+# box_config_standin DIR CONFIG: the box of DIR's /boot/config-RELEASE,
+# of the kernel it ran first, replaced by CONFIG (its own kept aside,
+# for box_config_back)
+box_config_standin()
+{
+	tb_box_ssh "$1" "mv /boot/config-$(head -n 1 "$1/first") /root/config.tb &&
+		cat >/boot/config-$(head -n 1 "$1/first")" <"$2"
+}
+
+# box_config_back DIR: the box's own /boot/config-RELEASE put back, if
+# box_config_standin had put it aside
+box_config_back()
+{
+	local rel
+
+	rel=$(head -n 1 "$1/first")
+	tb_box_ssh "$1" "[ ! -f /root/config.tb ] || mv /root/config.tb /boot/config-$rel" </dev/null ||
+		{ echo "[box] the box's /boot/config-$rel not put back"; return 1; }
+}
+
+# box_shared DIR SIZE TMP: the commands of a run that ended, whose
+# shared connection's socket was in TMP, shared a connection per boot:
+# the box's console, from byte SIZE on, accepted 2 to 16 connections
+# (11 in a run of one kernel by grub-reboot: the lock, the
+# configuration, the box's kernel and GRUB's files recorded, then at
+# each of its two boots the first answer and the shared one; a
+# connection a command made 28), and none is left open, nor its
+# socket's directory
+box_shared()
+{
+	local n rc=0
+
+	n=$(tail -c +$(($2 + 1)) "$1/console" | grep -ac '^Accepted publickey')
+	echo "[box] $n connections accepted during the run"
+	# (none seen: sshd no longer says them on the console)
+	if [ "$n" -lt 2 ] || [ "$n" -gt 16 ]; then
+		echo "[box] the commands of a boot do not share a connection"
+		rc=1
+	fi
+	if ls -d "$3"/tb-ssh.* 2>/dev/null || pgrep -af "ControlPath=$3/tb-ssh"; then
+		echo "[box] the run's shared connection is left"
+		rc=1
+	fi
+	return $rc
+}
+
 # check_box_grub DIR: bench.sh --target --switch grub-reboot --box-config
 # on the box of DIR, which boots through GRUB. Debian's configuration
 # would take an hour to build here, so the box's /boot/config-RELEASE
@@ -455,48 +501,30 @@ box_grub_files()
 # on again, and names them; the file is put back whatever happens. That
 # kernel, booted by a one-time entry of GRUB's that finds it in the
 # tool's directory (its BOOT_IMAGE), gives runs of its version; the
-# commands of each boot share one connection, none left open; the box
+# commands of each boot share one connection (box_shared); the box
 # ends on its own kernel, its GRUB files as they were: custom.cfg gone,
 # grub.cfg and the environment block, which grub-reboot and GRUB wrote,
-# the same. Then a kernel that panics there: the box's next boot is its
-# default. A custom.cfg of the box's own refuses the switch, and stays.
+# the same. Then box_grub_panic and box_grub_custom.
 check_box_grub()
 {
-	local dir=$1 out=$TB_OUT/box-grub before after rc why size rel cfg n tmp o
+	local dir=$1 out=$TB_OUT/box-grub before after rc size cfg tmp o
 
 	before=$(box_grub_files "$dir") && [ -n "$before" ] || return 1
-	rel=$(head -n 1 "$dir/first")
 	cfg=$(tb_build_patched trace "" "$TB_TOP/tools/kconfig/box.config")/.config
 	[ -f "$cfg" ] || { echo "[box] no configuration of the box kernel"; return 1; }
 	size=$(stat -c %s "$dir/console") && tmp=$(mktemp -d) || return 1
-	sed -e 's/^CONFIG_\(IRQSOFF\|PREEMPT\)_TRACER=y$/# CONFIG_\1_TRACER is not set/' "$cfg" |
-		tb_box_ssh "$dir" "mv /boot/config-$rel /root/config.tb && cat >/boot/config-$rel"
+	sed -e 's/^CONFIG_\(IRQSOFF\|PREEMPT\)_TRACER=y$/# CONFIG_\1_TRACER is not set/' \
+		"$cfg" >"$tmp/config" && box_config_standin "$dir" "$tmp/config"
 	rc=$?
 	if [ $rc = 0 ]; then
 		(TMPDIR=$tmp box_bench "$dir" "$out" --switch grub-reboot \
 			--box-config --rounds 1 --states off own=trace)
 		rc=$?
 		sed 's/^/[box grub] /' "$out.log"
-		# the commands of a boot share a connection: 11 of them in
-		# all (the lock, the configuration, the box's kernel and
-		# GRUB's files recorded, then at each of its two boots the
-		# first answer and the shared one), where each command's own
-		# made 28; none left open, nor its socket's directory
-		n=$(tail -c +$((size + 1)) "$dir/console" | grep -ac '^Accepted publickey')
-		echo "[box] $n connections accepted during the run"
-		# (none seen: sshd no longer says them on the console)
-		if [ "$n" -lt 2 ] || [ "$n" -gt 16 ]; then
-			echo "[box] the commands of a boot do not share a connection"
-			rc=1
-		fi
-		if ls -d "$tmp"/tb-ssh.* 2>/dev/null || pgrep -af "ControlPath=$tmp/tb-ssh"; then
-			echo "[box] the run's shared connection is left"
-			rc=1
-		fi
+		box_shared "$dir" "$size" "$tmp" || rc=1
 	fi
 	rm -rf "$tmp"
-	tb_box_ssh "$dir" "[ ! -f /root/config.tb ] || mv /root/config.tb /boot/config-$rel" </dev/null ||
-		{ echo "[box] the box's /boot/config-$rel not put back"; return 1; }
+	box_config_back "$dir" || return 1
 	[ $rc = 0 ] || { echo "[box] --switch grub-reboot --box-config: exit $rc"; return 1; }
 	box_runs "$out" own 1 || return 1
 	for o in IRQSOFF_TRACER PREEMPT_TRACER; do
@@ -512,28 +540,43 @@ check_box_grub()
 	after=$(box_grub_files "$dir")
 	[ "$after" = "$before" ] ||
 		{ echo "[box] GRUB's files were:"; echo "$before"; echo "[box] and are:"; echo "$after"; return 1; }
-	# a kernel that panics on the box (trace lacks the disk's driver):
-	# GRUB cleared its one-time entry as it booted it, so the boot after
-	# the panic is the box's default, its own kernel, and the run names
-	# the kernel that did not come back
+	box_grub_panic "$dir" "$before" && box_grub_custom "$dir"
+}
+
+# box_grub_panic DIR FILES: a kernel that panics on the box of DIR
+# (trace lacks the disk's driver), by grub-reboot: GRUB cleared its
+# one-time entry as it booted it, so the boot after the panic is the
+# box's default, its own kernel, and the run names the kernel that did
+# not come back; GRUB's files are still FILES (box_grub_files)
+box_grub_panic()
+{
+	local dir=$1 out=$TB_OUT/box-grub-nodisk size rc after
+
 	size=$(stat -c %s "$dir/console") || return 1
-	(box_bench "$dir" "$out-nodisk" --switch grub-reboot --rounds 1 --states off nodisk=trace)
+	(box_bench "$dir" "$out" --switch grub-reboot --rounds 1 --states off nodisk=trace)
 	rc=$?
-	sed 's/^/[box grub nodisk] /' "$out-nodisk.log"
-	{ [ $rc = 1 ] && grep -qF "kernel nodisk, round 1: the target came back on $(paste -sd ' ' "$dir/first"), not on the kernel sent" "$out-nodisk.log"; } ||
+	sed 's/^/[box grub nodisk] /' "$out.log"
+	{ [ $rc = 1 ] && grep -qF "kernel nodisk, round 1: the target came back on $(paste -sd ' ' "$dir/first"), not on the kernel sent" "$out.log"; } ||
 		{ echo "[box] a kernel that panics after grub-reboot: exit $rc, not named so"; return 1; }
 	# it did panic, and GRUB then booted its default
 	tail -c +$((size + 1)) "$dir/console" | tr -d '\r\033' |
 		sed 's/\[[0-9;]*[HJ]//g; s/^ *\[ *[0-9.]*\] //' |
-		grep -a '^Kernel panic\|^ *Booting `' | tail -n 2 >"$out-nodisk.console"
-	{ sed -n 1p "$out-nodisk.console" | grep -q '^Kernel panic - not syncing: ' &&
-		[ "$(sed -n 2p "$out-nodisk.console")" = "  Booting \`Debian GNU/Linux'" ]; } ||
-		{ echo "[box] the console after grub-reboot into nodisk ends:"; cat "$out-nodisk.console"; return 1; }
+		grep -a '^Kernel panic\|^ *Booting `' | tail -n 2 >"$out.console"
+	{ sed -n 1p "$out.console" | grep -q '^Kernel panic - not syncing: ' &&
+		[ "$(sed -n 2p "$out.console")" = "  Booting \`Debian GNU/Linux'" ]; } ||
+		{ echo "[box] the console after grub-reboot into nodisk ends:"; cat "$out.console"; return 1; }
 	box_is_first "$dir" || return 1
 	after=$(box_grub_files "$dir")
-	[ "$after" = "$before" ] ||
+	[ "$after" = "$2" ] ||
 		{ echo "[box] after the panic, GRUB's files are:"; echo "$after"; return 1; }
-	# a custom.cfg of the box's: refused, and kept
+}
+
+# box_grub_custom DIR: a custom.cfg of the box's own refuses a switch by
+# grub-reboot before anything is done, and stays as it was
+box_grub_custom()
+{
+	local dir=$1 why rc after
+
 	tb_box_ssh "$dir" "echo '# mine' >$TB_TARGET_GRUB/custom.cfg" </dev/null || return 1
 	why=$(tb_box_use "$dir" && TB_TARGET_SWITCH=grub-reboot tb_target_record "$TB_OUT/box-grub-record" 2>&1)
 	rc=$?
