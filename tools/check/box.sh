@@ -86,7 +86,9 @@ check_box_boot()
 	rel=$(tb_release "$2") && img=$(tb_vmlinuz "$2") || return 1
 	box_t0=$SECONDS
 	# without icount until check_box_counted
-	TB_CPUS=2 TB_MEM=1G tb_box_start "$dir" "$img" "$rel" || return 1
+	TB_CPUS=2 TB_MEM=1G TB_ICOUNT=0 tb_box_start "$dir" "$img" "$rel" || return 1
+	! pgrep -af "file=$dir/disk.img" | grep -q -- ' -icount ' ||
+		{ echo "[box] its QEMU counts instructions from the start"; return 1; }
 	box_t1=$SECONDS
 	echo "[box] $rel: ssh answered $((box_t1 - box_t0)) s after the start"
 	out=$(TB_SSH_TIMEOUT=60 tb_box_ssh "$dir" uname -r </dev/null)
@@ -232,8 +234,7 @@ check_box_bench()
 	# and the box's own kexec'd back to for its line alone
 	own=$(tb_cmdline_own "$(tb_box_ssh "$dir" 'cat /proc/cmdline' </dev/null)") &&
 		[ -n "$own" ] || return 1
-	# runs of 10^6 samples (a third of a second under icount) of the
-	# box's second CPU alone
+	# runs of 10^6 samples of the box's second CPU alone
 	# the connection of stock's collect.sh cut while it lasts: its
 	# progress line, which a follower reads every second, may come
 	# after it ended
@@ -527,6 +528,10 @@ check_box_grub()
 	box_config_back "$dir" || return 1
 	[ $rc = 0 ] || { echo "[box] --switch grub-reboot --box-config: exit $rc"; return 1; }
 	box_runs "$out" own 1 || return 1
+	# configured as the box kernel is: its build in the cache served
+	# (tb_config_donor)
+	cmp -s "$cfg" "$(sed -n 's/^build_tree //p' "$out/kernels/own.env")/.config" ||
+		{ echo "[box] trace on the stand-in is not configured as the box kernel"; return 1; }
 	for o in IRQSOFF_TRACER PREEMPT_TRACER; do
 		grep -qx "bench.sh: kernel own: the box's configuration: CONFIG_$o: n -> y" "$out.log" ||
 			{ echo "[box] CONFIG_$o not named as set"; return 1; }
@@ -694,6 +699,10 @@ step_box()
 	result $? "target: a copy to the box takes its name whole, and a cut one none"
 	check_ssh_args
 	result $? "target: ssh's options: a command on its own connection, the shared one's master bounded, its control on its socket, the target named alike"
+	# the kernel the box's runs send most, built before the box boots:
+	# on an empty cache, ten minutes better spent before than beside it
+	tb_build_patched trace "" "$TB_TOP/tools/kconfig/box.config" >/dev/null
+	result $? "box: the box kernel, trace with tools/kconfig/box.config, builds"
 	check_box_run
 	result $? "box: a new QEMU after each reboot, none after a power-off asked for or said, a port taken after a reboot tried again, a QEMU killed stays down, the loop killed kills it; counting instructions once asked"
 	if check_box_boot "$dir" "$1"; then

@@ -396,25 +396,35 @@ tb_box_wait()
 }
 
 # tb_box_reboot DIR: reboot the box of DIR, which a new QEMU boots (with
-# -icount while DIR/icount is there), and wait for ssh as tb_box_start
-# does; 1 if the box did not go down within TB_BOX_WAIT seconds, or
-# does not answer
+# -icount while DIR/icount is there), and wait until ssh answers from
+# the new boot (another boot_id), TB_BOX_WAIT seconds at most; 1, saying
+# why, if the box's QEMU loop ended or the new boot did not answer
 tb_box_reboot()
 {
-	local dir=$1 boots end=$((SECONDS + TB_BOX_WAIT))
+	local dir=$1 end=$((SECONDS + TB_BOX_WAIT)) before now pid
+	local id='cat /proc/sys/kernel/random/boot_id'
 
-	# each boot's init says so on the console
-	boots=$(grep -ac 'sshd starting' "$dir/console")
-	tb_box_ssh "$dir" 'sync; reboot -f || busybox reboot -f' \
+	pid=$(cat "$dir/qemu.pid") &&
+		before=$(TB_SSH_TIMEOUT=30 tb_box_ssh "$dir" "$id" </dev/null) &&
+		[ -n "$before" ] || return 1
+	TB_SSH_TIMEOUT=30 tb_box_ssh "$dir" 'sync; reboot -f || busybox reboot -f' \
 		</dev/null >/dev/null 2>&1
-	until [ "$(grep -ac 'sshd starting' "$dir/console")" -gt "$boots" ]; do
-		[ $SECONDS -lt $end ] || {
-			echo "tracerbench: the box did not reboot within $TB_BOX_WAIT s" >&2
+	while [ $SECONDS -lt $end ]; do
+		kill -0 "$pid" 2>/dev/null || {
+			echo "tracerbench: the box's QEMU ended as it rebooted:" >&2
+			tail -n 5 "$dir/qemu.log" "$dir/console" >&2
 			return 1
 		}
+		# sshd's first words within 2 s, or try again (as
+		# tb_target_switch probes a box that boots)
+		now=$(TB_SSH_CONNECT=2 TB_SSH_TIMEOUT=15 tb_box_ssh "$dir" "$id" \
+			</dev/null 2>/dev/null)
+		[ -n "$now" ] && [ "$now" != "$before" ] && return 0
 		sleep 1
 	done
-	tb_box_wait "$dir" $((end - SECONDS))
+	echo "tracerbench: the box did not answer from a new boot within $TB_BOX_WAIT s; its console ends:" >&2
+	tail -n 5 "$dir/console" >&2
+	return 1
 }
 
 # tb_box_stop DIR: power the box of DIR off, and wait for its QEMU to

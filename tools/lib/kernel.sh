@@ -317,7 +317,13 @@ tb_make_kernel()
 			return 1
 		if donor=$(tb_config_donor "$dir/b/.config"); then
 			echo "tracerbench: $donor is configured the same: building from its build" >&2
-			tb_take_build "$donor" "$dir" || return 1
+			tb_take_build "$donor" "$dir" || {
+				# a shortcut that failed: the whole build instead
+				echo "tracerbench: cannot copy the build of $donor: building anew" >&2
+				rm -rf "$dir/b" "$dir/b.own" && mkdir "$dir/b" &&
+					tb_configure "$dir" "$dir/b" "$2" \
+						>>"$dir/b/build.log" 2>&1 || return 1
+			}
 		fi
 	fi
 	tb_tree_build "$dir" "$2" && tb_source_id >"$dir/b/.tb-source" ||

@@ -324,8 +324,12 @@ rm -f "$t3/.tb-source"
 printf 'CONFIG_A=y\nCONFIG_B=m\nCONFIG_X=4\n' >"$tmp/box4.config"
 TB_TEST_SECS=0 TB_BASE_CONFIG=$tmp/box4.config child box4 kernel trace
 wait "$(cat "$tmp/box4.pid")" || say "box4 failed" box4
+t4=$(cat "$tmp/box4.out")
 { p3=$(cat "$tmp/p3.out") && [ "$(cat "$p3/vmlinux")" = 'int a = 2;' ] &&
-	[ ! -e "$p3/.tb-source" ] && ! grep -q 'configured the same' "$tmp/box4.err"; } ||
+	[ ! -e "$p3/.tb-source" ] && [ -n "$t4" ] &&
+	grep -q "^build $(basename "${t4%/b}") " "$TB_TEST_LOG" &&
+	! grep -q "incremental $(basename "${t4%/b}")" "$TB_TEST_LOG" &&
+	! grep -q 'configured the same' "$tmp/box4.err"; } ||
 	say "the patched kernel gave its build, or is marked as the source as it is" p3 box4
 result $? "a patched kernel configured the same gives no build"
 
