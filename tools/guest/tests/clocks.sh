@@ -2,12 +2,12 @@
 # shellcheck shell=dash # busybox ash, as dash with local
 #
 # The functional group's tests of the clocks (group_functional runs them):
-# each runs and says so, each primitive costs something by each, the PMU
-# clocks where the guest's PMU serves them, and a counter's refusal.
+# each runs and says so, the PMU clocks where the guest's PMU serves them,
+# and a counter's refusal. That each primitive costs something by each
+# clock is exact.sh's test_costs_something: it needs icount.
 
 # Each clock reads back, measures, and says so in the summary; ns ticks at
-# exactly 10^9 per second, by definition. That each primitive costs
-# something by each clock: test_costs_something.
+# exactly 10^9 per second, by definition.
 test_clock_runs()
 {
 	local fail=0 c unit
@@ -27,34 +27,6 @@ test_clock_runs()
 		[ "$c" = ns ] && { expect "counter_hz of ns" \
 			"$(summary_key counter_hz)" 1000000000 || fail=1; }
 		diag "clock $c: medians $(medians)"
-	done
-	set_defaults
-	return $fail
-}
-
-# Every primitive costs something, by each clock a run may time with. At
-# batch 1000 a window holds 1000 pairs: at least 2000 instructions more
-# than the empty window's (no pair is under two), which no TCG guest runs
-# in under 200 ns (ten guest instructions a host nanosecond), 12 ticks of
-# the coarsest clock here, arm64's 62.5 MHz counter. A median of 0 would
-# need half of a CPU's windows to cost no more than the median of its
-# empty windows, so the median of 128 or more of the 256 calibration
-# windows of the same loop, a microsecond each, to be 12 ticks late: hit,
-# that many of them, by what interrupts a vCPU every few milliseconds.
-test_costs_something()
-{
-	local fail=0 c p
-	echo 20 >"$TB/nr_samples" && echo 1000 >"$TB/batch" || return 1
-	for c in $TIME_CLOCKS; do
-		{ echo "$c" >"$TB/clock" &&
-			expect "run with clock $c" "$(write_errno "$TB/benchmark" 1)" OK; } ||
-			{ fail=1; continue; }
-		for p in $PRIMS; do
-			[ "$p" = none ] && continue
-			[ "$(summary_key "$p.median")" != 0 ] ||
-				{ diag "$p.median by $c at batch 1000 is 0"; fail=1; }
-		done
-		diag "clock $c, batch 1000: medians $(summary_medians)"
 	done
 	set_defaults
 	return $fail

@@ -586,8 +586,6 @@ group_functional()
 	run_test "summary: every key, consistent with the files" test_summary
 	run_test "summary: run counts benchmarks only" test_run_counter
 	run_test "clock: ordered, ns and cycles each measure" test_clock_runs
-	run_test "every primitive costs something by each clock, at batch 1000" \
-		test_costs_something
 	run_test "clock: instructions and core_cycles where the PMU serves them, else ENODEV" \
 		test_pmu_clocks
 	run_test "a PMU counter moved mid-block costs that block, not the run" \
