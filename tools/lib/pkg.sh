@@ -81,7 +81,8 @@ tb_packages()
 			out+=" python3-psycopg2 python3-requests python3-simplejson"
 			out+=" python3-tap python3-tz python3-voluptuous"
 			out+=" python3-whitenoise python3-yaml python3-zmq" ;;
-		check)	out+=" dkms sparse linux-source-6.1 git"
+		# ccache: the module's builds (tb_build_module)
+		check)	out+=" dkms sparse linux-source-6.1 git ccache"
 			# the box, a test machine in QEMU booted by GRUB (tools/lib/box.sh)
 			out+=" mmdebstrap e2fsprogs openssh-client grub-common grub-pc-bin"
 			out+=" python3 python3-scipy python3-matplotlib" ;;
