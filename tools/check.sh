@@ -111,6 +111,7 @@ count_summary()
 	read -r p _ f _ <<<"$line"
 	passed=$((passed + p))
 	failed=$((failed + f))
+	time_mark
 }
 
 # Count a guest's KTAP lines. A missing plan, or fewer results than it
@@ -161,6 +162,7 @@ boot_suite()
 		"$out" "${@:3}"
 	collect_ktap "$label" "$out"
 	echo "# $label: $((SECONDS - s)) s"
+	time_mark
 }
 
 # big_run KERNEL: the functional suite's big run for KERNEL, as kernel
@@ -225,6 +227,7 @@ run_scenarios()
 				t=$SECONDS
 				"step_${step//-/_}" "$k"
 				echo "# $n $step: $((SECONDS - t)) s"
+				time_mark
 			done
 			continue ;;
 		icount)	icount=1 thread=single ;;
@@ -334,6 +337,7 @@ run_part()
 	TB_CACHE_OWNER=$BASHPID
 	passed=0
 	failed=0
+	time_mark
 	echo "# $1 $2"
 	if [ "$1" = host ]; then
 		local s=$SECONDS
@@ -450,6 +454,7 @@ queue=$(for job in $parts; do
 done | sort -s -k1,1nr | cut -d' ' -f2)
 # shellcheck disable=SC2086 # the jobs, a word each
 run_parts $queue
+time_mark
 for job in $parts; do
 	count_summary "${job%%:*} ${job#*:}" "$(part_log "$job")"
 done

@@ -89,7 +89,10 @@ tb_same_medians()
 
 # result STATUS NAME: print one result, "ok - NAME" for a status of 0, and
 # count it in the caller's passed and failed; a failure's NAME is kept in
-# tb_failed_names too, for a list at the end of a long log
+# tb_failed_names too, for a list at the end of a long log. A result 10 s
+# or more after the shell's last result or time line (time_mark) is
+# followed by "# took N s": where a part's time went, between the lines
+# that say their own (a boot's, a step's).
 result()
 {
 	if [ "$1" -eq 0 ]; then
@@ -100,6 +103,15 @@ result()
 		tb_failed_names+=("$2")
 		echo "not ok - $2"
 	fi
+	[ $((SECONDS - ${tb_result_at:-0})) -lt 10 ] ||
+		echo "# took $((SECONDS - ${tb_result_at:-0})) s"
+	time_mark
+}
+
+# time_mark: from now on, result() times the next result
+time_mark()
+{
+	tb_result_at=$SECONDS
 }
 
 # tb_cfacts: the module's facts from its C into this shell, once: TB_C_PRIMS,
