@@ -175,7 +175,11 @@ static void tb_thread_fn(unsigned int cpu)
 	if (last)
 		tb_open_barrier(run);
 
-	/* TASK_IDLE: a barrier that a busy CPU holds up is no hung task */
+	/*
+	 * TASK_IDLE: a barrier that a busy CPU holds up is no hung task.
+	 * The tests know this wait as the thread's one TASK_IDLE sleep
+	 * (wait_held, tools/guest/tests/running.sh).
+	 */
 	wait_event_idle(run->start, !atomic_read(&run->unstarted) ||
 			kthread_should_park());
 	err = tb_stop_reason(run);

@@ -12,22 +12,33 @@ start_benchmark()
 	start_call "$1" 0 write "$TB/benchmark" 1
 }
 
-# wait_in PID PATTERN [LINES]: until PID sleeps in the kernel with a stack
-# (its first LINES frames, all by default) that matches PATTERN. The stack
-# leaves out the scheduler's and the locks' own functions: a writer that
-# waits for the run lock shows tb_benchmark on top. Tests act on what a
-# process is doing, not on time: the bound (300 s) is for hangs only.
+# in_state PID STATE: PID's state, the letter after its name in
+# /proc/PID/stat, is STATE
+in_state()
+{
+	case $(cat "/proc/$1/stat" 2>/dev/null) in
+	*") $2 "*)	return 0 ;;
+	esac
+	return 1
+}
+
+# wait_in PID PATTERN [STATE]: until PID sleeps in the kernel with a stack
+# that matches PATTERN, and in STATE if given (the letter of
+# /proc/PID/stat: I for TASK_IDLE). The stack leaves out the scheduler's
+# and the locks' own functions: a writer that waits for the run lock
+# shows tb_benchmark on top. Tests act on what a process is doing, not on
+# time: the bound (300 s) is for hangs only.
 wait_in()
 {
 	local n=0
 	while [ $n -lt 3000 ]; do
-		head -n "${3:-100}" "/proc/$1/stack" 2>/dev/null | grep -qE "$2" &&
-			return 0
+		grep -qE "$2" "/proc/$1/stack" 2>/dev/null &&
+			{ [ -z "${3:-}" ] || in_state "$1" "$3"; } && return 0
 		kill -0 "$1" 2>/dev/null || break
 		sleep 0.1
 		n=$((n + 1))
 	done
-	diag "$1 never waited in $2: $(head -n 4 "/proc/$1/stack" 2>/dev/null | tr '\n' ' ')"
+	diag "$1 never waited in $2${3:+ in state $3}: state $(sed 's/.*) \(.\) .*/\1/' "/proc/$1/stat" 2>/dev/null), $(head -n 4 "/proc/$1/stack" 2>/dev/null | tr '\n' ' ')"
 	return 1
 }
 
@@ -162,13 +173,15 @@ release_cpu()
 }
 
 # wait_held: until CPU 0's thread waits at the start barrier: the run is
-# under way and, with HOLD_CPU's thread kept away, cannot pass it.
+# under way and, with HOLD_CPU's thread kept away, cannot pass it. That
+# wait is the thread's one TASK_IDLE sleep in tb_thread_fn() while the
+# run is held (tb_measure_cpu() needs the barrier passed): its state and
+# its stack tell it, where the top frames alone do not on i386, whose
+# unwinder left one stale return address above tb_thread_fn() in one
+# run, and two (finish_task_switch, __call_rcu_common) in another.
 wait_held()
 {
-	# tb.held_frames=2 on i386, whose unwinder puts a stale return
-	# address above the sleeping function in /proc/PID/stack
-	wait_in "$(thread_pid 0)" '\] tb_thread_fn\+' \
-		"$(cmdline_param held_frames 1)"
+	wait_in "$(thread_pid 0)" '\] tb_thread_fn\+' I
 }
 
 # start_held_run STATUS: a benchmark that stays in progress until
