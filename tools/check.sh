@@ -327,6 +327,22 @@ check_part()
 	echo "# $TB_ARCH $1 took $((SECONDS - s)) s"
 }
 
+# say_cpu PREFIX: PREFIX, then the CPU time of this shell and of the
+# processes it waited for, user and system, in whole seconds (bash's
+# times): with the CPUs busy, what a part costs the others, which its
+# time alone does not say. Called as a command: times in a subshell ($(),
+# a pipe) would count that subshell's alone.
+say_cpu()
+{
+	local f=$TB_OUT/.times-$BASHPID
+
+	times >"$f"
+	awk -v prefix="$1" '{ for (i = 1; i <= NF; i++) { split($i, t, "m");
+		s += t[1] * 60 + t[2] } }
+		END { printf "%s CPU %d s\n", prefix, s }' "$f"
+	rm -f "$f"
+}
+
 # run_part ARCH PART: check_part in a shell of its own, which counts its
 # own results and ends with its "N passed, N failed" line; ARCH "host" is
 # the host's checks. The cache's entries it uses are held until it ends
@@ -346,6 +362,7 @@ run_part()
 	else
 		tb_arch_load "$1" && check_part "$2"
 	fi
+	say_cpu "# $1 $2:"
 	echo "$passed passed, $failed failed"
 }
 
@@ -555,6 +572,6 @@ if [ "$failed" -ne 0 ]; then
 	echo "# the failures (the first 40):"
 	failures | awk '!seen[$0]++' | head -n 40 | sed 's/^/# /'
 fi
-echo "# make check took $((SECONDS - start)) s"
+say_cpu "# make check took $((SECONDS - start)) s,"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
