@@ -317,13 +317,9 @@ tb_make_kernel()
 			return 1
 		if donor=$(tb_config_donor "$dir/b/.config"); then
 			echo "tracerbench: $donor is configured the same: building from its build" >&2
-			tb_take_build "$donor" "$dir" || {
-				# a shortcut that failed: the whole build instead
+			# a shortcut that failed leaves the tree as configured
+			tb_take_build "$donor" "$dir" ||
 				echo "tracerbench: cannot copy the build of $donor: building anew" >&2
-				rm -rf "$dir/b" "$dir/b.own" && mkdir "$dir/b" &&
-					tb_configure "$dir" "$dir/b" "$2" \
-						>>"$dir/b/build.log" 2>&1 || return 1
-			}
 		fi
 	fi
 	tb_tree_build "$dir" "$2" && tb_source_id >"$dir/b/.tb-source" ||
@@ -365,18 +361,21 @@ tb_config_donor()
 
 # tb_take_build DONOR DIR: DIR's build directory becomes a copy of
 # DONOR's (tb_config_donor's), but for DIR's own log and the box's
-# configuration as it came (.config.box)
+# configuration as it came (.config.box). The copy is made beside it
+# and takes its place whole: if it fails, DIR's is as it was.
 tb_take_build()
 {
-	local keep=$2/b.own
+	local new=$2/b.new old=$2/b.old
 
-	mkdir "$keep" && mv "$2/b/build.log" "$keep/" &&
-		{ [ ! -f "$2/b/.config.box" ] || mv "$2/b/.config.box" "$keep/"; } &&
-		rm -rf "$2/b" && cp -a "$1/b" "$2/b" &&
-		rm -f "$2/b/.tb-built" "$2/b/.tb-source" "$2/b/.config.box" &&
-		mv "$keep"/build.log "$2/b/" &&
-		{ [ ! -f "$keep/.config.box" ] || mv "$keep/.config.box" "$2/b/"; } &&
-		rmdir "$keep"
+	rm -rf "$new" "$old" && cp -a "$1/b" "$new" &&
+		rm -f "$new/.tb-built" "$new/.tb-source" "$new/.config.box" &&
+		cp "$2/b/build.log" "$new/" &&
+		{ [ ! -f "$2/b/.config.box" ] || cp "$2/b/.config.box" "$new/"; } &&
+		mv "$2/b" "$old" &&
+		{ mv "$new" "$2/b" || { mv "$old" "$2/b"; false; }; } &&
+		{ rm -rf "$old"; return 0; }
+	rm -rf "$new"
+	return 1
 }
 
 # tb_is_mail FILE: FILE is a patch or a series as mailed, not a quilt

@@ -21,7 +21,8 @@
 #   once;
 # - a kernel on a box's configuration that configures as one the cache
 #   built (another key) starts from that one's build; one configured
-#   otherwise, or configured the same as a patched kernel alone, does not.
+#   otherwise, or configured the same as a patched kernel alone, does not;
+#   one whose copy of that build fails is built anew, as configured.
 # Prints "ok - ..." or "not ok - ..." a check, then "N passed, N failed".
 #
 # shellcheck disable=SC2317 # the stubs are called by tools/lib/*.sh
@@ -74,6 +75,19 @@ stubs()
 		cat "$1/kernel/a.c" >"$1/b/vmlinux"
 		# what a build may leave running (git's gc --auto)
 		sleep 3 &
+	}
+	# the copy of a donor's build (tb_take_build) fails part-way, if
+	# asked; another program's cp (find -exec's) is the real one
+	# shellcheck disable=SC2032
+	cp()
+	{
+		if [ -n "${TB_TEST_CP_FAIL:-}" ] && [ "$1" = -a ] &&
+		   [ "${2%/b}" != "$2" ]; then
+			mkdir -p "$3" && : >"$3/vmlinux"
+			echo "cp: a failure of the test's" >&2
+			return 1
+		fi
+		command cp "$@"
 	}
 	# on a box's configuration (TB_BASE_CONFIG): its options A and B
 	tb_configure()
@@ -332,6 +346,20 @@ t4=$(cat "$tmp/box4.out")
 	! grep -q 'configured the same' "$tmp/box4.err"; } ||
 	say "the patched kernel gave its build, or is marked as the source as it is" p3 box4
 result $? "a patched kernel configured the same gives no build"
+# the copy of the donor's build fails: built anew, as configured
+printf 'CONFIG_A=y\nCONFIG_B=y\nCONFIG_X=5\n' >"$tmp/box5.config"
+TB_TEST_CP_FAIL=1 TB_TEST_SECS=0 TB_BASE_CONFIG=$tmp/box5.config child box5 kernel trace
+wait "$(cat "$tmp/box5.pid")" || say "box5 failed" box5
+t5=$(cat "$tmp/box5.out")
+{ [ -n "$t5" ] && grep -q "^build $(basename "${t5%/b}") " "$TB_TEST_LOG" &&
+	! grep -q "incremental $(basename "${t5%/b}")" "$TB_TEST_LOG" &&
+	grep -q '^tracerbench: .* configured the same: building from its build$' "$tmp/box5.err" &&
+	grep -q '^tracerbench: cannot copy the build of .*: building anew$' "$tmp/box5.err" &&
+	[ "$(cat "$t5/.config")" = "$(printf 'CONFIG_A=y\nCONFIG_B=y')" ] &&
+	[ "$(cat "$t5/vmlinux")" = 'int a = 1;' ] && [ -f "$t5/.tb-source" ] &&
+	[ ! -e "${t5%/b}/b.new" ]; } ||
+	say "a failed copy of the donor's build did not end in a build anew" box5
+result $? "one whose copy of that build fails is built anew, as configured"
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
