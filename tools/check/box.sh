@@ -4,6 +4,31 @@
 # stands in for a test machine reached over ssh. Sourced by
 # tools/check.sh; TB_BOX_CACHE moves the rootfs it makes once.
 
+# The box kernel: trace with what the box needs built in, which the box's
+# runs send most. BOX_KERNEL is its spec for bench.sh, box_kernel_tree
+# its built tree's path (building it if need be).
+BOX_CONFIG=$TB_TOP/tools/kconfig/box.config
+BOX_KERNEL="trace,config=$BOX_CONFIG"
+
+box_kernel_tree()
+{
+	tb_build_patched trace "" "$BOX_CONFIG"
+}
+
+# box_since DIR: the box of DIR's time now into DIR/since, after which
+# none of its files may change (check_box_unchanged)
+box_since()
+{
+	tb_box_ssh "$1" 'date +%s' </dev/null >"$1/since" && [ -s "$1/since" ]
+}
+
+# box_counts DIR [ARGS]: the QEMU of the box of DIR counts instructions
+# (-icount ARGS, any if not given)
+box_counts()
+{
+	pgrep -af "file=$1/disk.img" | grep -q -- " -icount ${2:-}"
+}
+
 # box_debugfs IMAGE CMD: debugfs's read-only CMD on IMAGE, without its banner
 box_debugfs()
 {
@@ -87,7 +112,7 @@ check_box_boot()
 	box_t0=$SECONDS
 	# without icount until check_box_counted
 	TB_CPUS=2 TB_MEM=1G TB_ICOUNT=0 tb_box_start "$dir" "$img" "$rel" || return 1
-	! pgrep -af "file=$dir/disk.img" | grep -q -- ' -icount ' ||
+	! box_counts "$dir" ||
 		{ echo "[box] its QEMU counts instructions from the start"; return 1; }
 	box_t1=$SECONDS
 	echo "[box] $rel: ssh answered $((box_t1 - box_t0)) s after the start"
@@ -101,8 +126,7 @@ check_box_boot()
 	# the kernel it runs, to be back on at the end, and its time now,
 	# after which none of its files may change
 	tb_box_ssh "$dir" 'uname -r; uname -v' </dev/null >"$dir/first" &&
-		tb_box_ssh "$dir" 'date +%s' </dev/null >"$dir/since" &&
-		[ "$(wc -l <"$dir/first")" = 2 ] && [ -s "$dir/since" ]
+		[ "$(wc -l <"$dir/first")" = 2 ] && box_since "$dir"
 }
 
 # box_bench DIR OUT ARG...: bench.sh --target on the box of DIR, its
@@ -307,7 +331,7 @@ check_box_resume()
 	local dir=$1 out=$TB_OUT/box-resume rel pid n rc k box
 
 	rel=$(tb_release "$2") || return 1
-	box="trace,config=$TB_TOP/tools/kconfig/box.config"
+	box=$BOX_KERNEL
 	rm -rf "$out"
 	(box_bench "$dir" "$out" --rounds 1 --states out,off \
 		stock=installed:"$rel" box="$box" \
@@ -360,10 +384,10 @@ check_box_counted()
 	local dir=$1
 
 	touch "$dir/icount" && tb_box_reboot "$dir" || return 1
-	pgrep -af "file=$dir/disk.img" | grep -q -- ' -icount shift=0 ' ||
+	# exactly, as check_box_icount needs
+	box_counts "$dir" "shift=0 " ||
 		{ echo "[box] its QEMU does not count: $(pgrep -af "file=$dir/disk.img")"; return 1; }
-	box_is_first "$dir" &&
-		tb_box_ssh "$dir" 'date +%s' </dev/null >"$dir/since" && [ -s "$dir/since" ]
+	box_is_first "$dir" && box_since "$dir"
 }
 
 # check_box_icount: the box runs under icount (check_box_counted), where a
@@ -378,7 +402,7 @@ check_box_icount()
 
 	TB_CPUS=2 "$TB_TOP/tools/bench.sh" --icount --rounds 1 --states off \
 		--nr-samples 2000 --out "$out" \
-		box="trace,config=$TB_TOP/tools/kconfig/box.config" >"$out.log" 2>&1 ||
+		box="$BOX_KERNEL" >"$out.log" 2>&1 ||
 		{ tail -n 20 "$out.log"; return 1; }
 	[ "$(grep '^image_hash ' "$on/kernels/box.env")" = \
 	  "$(grep '^image_hash ' "$out/kernels/box.env")" ] ||
@@ -425,7 +449,7 @@ check_box_sent()
 	rel=$(tb_release "$2") || return 1
 	box_bench_cut "$dir" "$out" "box sent" "$TB_TARGET_DIR/kernels/second/vmlinuz" \
 		--rounds 1 first=installed:"$rel" \
-		second="trace,config=$TB_TOP/tools/kconfig/box.config"
+		second="$BOX_KERNEL"
 	rc=$?
 	{ [ $rc = 1 ] && grep -q "^bench.sh: cannot copy kernel second to the box" "$out.log"; } ||
 		{ echo "[box] the second kernel's copy did not fail: exit $rc"; return 1; }
@@ -434,7 +458,7 @@ check_box_sent()
 	# the box has not installed (its module built against the box's own
 	# kernel's headers), refused by name, and nothing sent
 	(box_bench "$dir" "$out-checked" --rounds 1 \
-		first="trace,config=$TB_TOP/tools/kconfig/box.config" \
+		first="$BOX_KERNEL" \
 		second=installed:0.0.0-none,build="$(tb_kdir "$2")")
 	rc=$?
 	sed 's/^/[box checked] /' "$out-checked.log"
@@ -515,7 +539,7 @@ check_box_grub()
 	local dir=$1 out=$TB_OUT/box-grub before after rc size cfg tmp o
 
 	before=$(box_grub_files "$dir") && [ -n "$before" ] || return 1
-	cfg=$(tb_build_patched trace "" "$TB_TOP/tools/kconfig/box.config")/.config
+	cfg=$(box_kernel_tree)/.config
 	[ -f "$cfg" ] || { echo "[box] no configuration of the box kernel"; return 1; }
 	size=$(stat -c %s "$dir/console") && tmp=$(mktemp -d) || return 1
 	sed -e 's/^CONFIG_\(IRQSOFF\|PREEMPT\)_TRACER=y$/# CONFIG_\1_TRACER is not set/' \
@@ -705,7 +729,7 @@ step_box()
 	result $? "target: ssh's options: a command on its own connection, the shared one's master bounded, its control on its socket, the target named alike"
 	# the kernel the box's runs send most, built before the box boots:
 	# on an empty cache, ten minutes better spent before than beside it
-	tb_build_patched trace "" "$TB_TOP/tools/kconfig/box.config" >/dev/null
+	box_kernel_tree >/dev/null
 	result $? "box: the box kernel, trace with tools/kconfig/box.config, builds"
 	check_box_run
 	result $? "box: a new QEMU after each reboot, none after a power-off asked for or said, a port taken after a reboot tried again, a QEMU killed stays down, the loop killed kills it; counting instructions once asked"
