@@ -12,14 +12,11 @@ start_benchmark()
 	start_call "$1" 0 write "$TB/benchmark" 1
 }
 
-# in_state PID STATE: PID's state, the letter after its name in
-# /proc/PID/stat, is STATE
-in_state()
+# task_state PID: PID's state, the letter after its name in
+# /proc/PID/stat (S, D, I for TASK_IDLE, Z, ...); nothing once it is gone
+task_state()
 {
-	case $(cat "/proc/$1/stat" 2>/dev/null) in
-	*") $2 "*)	return 0 ;;
-	esac
-	return 1
+	sed -n 's/.*) \(.\) .*/\1/p' "/proc/$1/stat" 2>/dev/null
 }
 
 # wait_in PID PATTERN [STATE]: until PID sleeps in the kernel with a stack
@@ -33,12 +30,13 @@ wait_in()
 	local n=0
 	while [ $n -lt 3000 ]; do
 		grep -qE "$2" "/proc/$1/stack" 2>/dev/null &&
-			{ [ -z "${3:-}" ] || in_state "$1" "$3"; } && return 0
+			{ [ -z "${3:-}" ] || [ "$(task_state "$1")" = "$3" ]; } &&
+			return 0
 		kill -0 "$1" 2>/dev/null || break
 		sleep 0.1
 		n=$((n + 1))
 	done
-	diag "$1 never waited in $2${3:+ in state $3}: state $(sed 's/.*) \(.\) .*/\1/' "/proc/$1/stat" 2>/dev/null), $(head -n 4 "/proc/$1/stack" 2>/dev/null | tr '\n' ' ')"
+	diag "$1 never waited in $2${3:+ in state $3}: state $(task_state "$1"), $(head -n 4 "/proc/$1/stack" 2>/dev/null | tr '\n' ' ')"
 	return 1
 }
 
@@ -154,9 +152,7 @@ release_cpu()
 	writer=$!
 	while kill -0 $writer 2>/dev/null && [ $n -lt 600 ]; do
 		# done (a zombie until the shell reaps it), or waiting
-		case $(cat /proc/$writer/stat 2>/dev/null) in
-		*") Z "*)	break ;;
-		esac
+		[ "$(task_state $writer)" != Z ] || break
 		# without /proc/PID/stack, this waits out its 60 s bound
 		grep -q cpus_read_lock /proc/$writer/stack 2>/dev/null && break
 		sleep 0.1
