@@ -328,14 +328,13 @@ check_box_bench()
 # table names the box.
 check_box_resume()
 {
-	local dir=$1 out=$TB_OUT/box-resume rel pid n rc k box
+	local dir=$1 out=$TB_OUT/box-resume rel pid n rc k
 
 	rel=$(tb_release "$2") || return 1
-	box=$BOX_KERNEL
 	rm -rf "$out"
 	(box_bench "$dir" "$out" --rounds 1 --states out,off \
-		stock=installed:"$rel" box="$box" \
-		box-pad="$box,patches=$TB_TOP/tools/patches/pad-irqoff") &
+		stock=installed:"$rel" box="$BOX_KERNEL" \
+		box-pad="$BOX_KERNEL,patches=$TB_TOP/tools/patches/pad-irqoff") &
 	pid=$!
 	# Ctrl-C during stock's run, as soon as collect.sh says it began
 	# it: bench.sh's line of it, from a follower that reads every
