@@ -99,16 +99,20 @@ lava_mem_mib()
 # rounds FIRST..FIRST+N-1 (guest_kargs), on stdout
 lava_job_file()
 {
-	local opts=() url=$lava_artifacts_url/${3%%,*} secs append
+	local opts=() url=$lava_artifacts_url/${3%%,*} secs append lpj=
 
 	guest_kargs "$1" "$2" "$3"
 	secs=$guest_secs
 	if [ "$lava_method" = qemu ]; then
 		mapfile -t opts < <(lava_qemu_options)
-		append=$(TB_ICOUNT=$icount tb_guest_append bench "${guest_args[@]}" tb.shell)
+		# lpj= under icount alone: under TCG it is the host's rate,
+		# and a lab's worker is another host
+		[ "$icount" = 0 ] || lpj=$(TB_ICOUNT=1 tb_guest_lpj "bench-${3%%,*}")
+		append=$(TB_ICOUNT=$icount tb_guest_append bench ${lpj:+"$lpj"} \
+			"${guest_args[@]}" tb.shell)
 	else
 		# a board's own CPUs and counters: none of a QEMU guest's
-		# parameters (its vCPUs, module area, accelerator's PMU)
+		# parameters (its vCPUs, module area, accelerator's PMU, lpj=)
 		append="loglevel=4 ${guest_args[*]} tb.shell"
 	fi
 	tb_lava_job "tracerbench: $3, round $1$([ "$2" -gt 1 ] && echo "-$(($1 + $2 - 1))")" \

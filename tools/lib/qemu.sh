@@ -86,9 +86,10 @@ tb_boot_checked()
 tb_boot()
 {
 	local kernel=$1 initrd=$2 suites=$3 secs=$4 out=$5
-	local accel=(-accel tcg${TB_TCG_THREAD:+,thread=$TB_TCG_THREAD})
+	local accel=(-accel tcg${TB_TCG_THREAD:+,thread=$TB_TCG_THREAD}) lpj
 
 	shift 5
+	lpj=$(tb_guest_lpj "$kernel")
 	# TCG at times runs a static key patch's transient int3 after the
 	# patch is done, an Oops in sched_clock_cpu (seen on 6.12 and 6.12-rt)
 	# when live code is patched while other vCPUs run it. Two such patches
@@ -117,7 +118,7 @@ tb_boot()
 		-smp "$TB_CPUS" -m "$TB_MEM" -display none -monitor none -no-reboot \
 		-kernel "$(tb_vmlinuz "$kernel")" -initrd "$initrd" \
 		"${TB_QEMU_OUT[@]}" \
-		-append "console=$TB_CONSOLE $(tb_guest_append "$suites" "$@")" \
+		-append "console=$TB_CONSOLE $(tb_guest_append "$suites" ${lpj:+"$lpj"} "$@")" \
 		</dev/null
 	local rc=$?
 
@@ -139,6 +140,33 @@ tb_guest_append()
 	[ "${TB_ICOUNT:-0}" = 1 ] && pmu=$TB_PMU_CLOCKS_ICOUNT
 	[ "$TB_ONE_CPU" = 1 ] && set -- "$@" maxcpus=1
 	echo "loglevel=4 panic=-1 ${TB_ARCH_APPEND:+$TB_ARCH_APPEND }tb.cpus=$TB_CPUS ${TB_MODULES_START:+tb.modules=$TB_MODULES_START-$TB_MODULES_END }tb.suite=$suites $* tb.pmu=${pmu:-none}"
+}
+
+# tb_guest_lpj KERNEL: lpj=N, KERNEL's delay loop rate in a guest, where
+# the arch's CPUs count TSC cycles in it (TB_DELAY_TSC): without it each
+# secondary CPU calibrates the loop when first onlined, about 2 s under
+# TCG (an x86-64 boot of 4 vCPUs took 9 s, 5 s with it; of 64, 83 s and
+# 30 s). Under -icount the TSC runs at the virtual clock's 1 GHz, as the
+# boot CPU measures it (999.99 MHz). Under TCG it runs at the host's
+# TSC's rate, which /proc/cpuinfo's "cpu MHz" gives on a virtual host
+# like this one; on a host whose cpufreq varies the clock it is the
+# clock's, and the guest's delays scale by the two's ratio, which only
+# QEMU's devices see, and they need no delay. Nothing when the rate or
+# the kernel's HZ is unknown. Callers put it before their KERNEL_ARGs:
+# the kernel takes the last lpj=, so a caller's own wins.
+tb_guest_lpj()
+{
+	local kdir hz mhz
+
+	[ "${TB_DELAY_TSC:-0}" = 1 ] && kdir=$(tb_kdir "$1" 2>/dev/null) || return 0
+	hz=$(sed -n 's/^CONFIG_HZ=//p' "$kdir/.config" 2>/dev/null)
+	if [ "${TB_ICOUNT:-0}" = 1 ]; then
+		mhz=1000
+	else
+		mhz=$(sed -n 's/^cpu MHz[[:space:]]*: *//p' /proc/cpuinfo | head -n 1)
+	fi
+	[[ $hz =~ ^[1-9][0-9]*$ && $mhz =~ ^[1-9][0-9]*(\.[0-9]*)?$ ]] || return 0
+	awk -v mhz="$mhz" -v hz="$hz" 'BEGIN { printf "lpj=%d\n", mhz * 1e6 / hz + 0.5 }'
 }
 
 # tb_boot_timeout RUNS SAMPLES BATCH VCPUS [SECS]: the seconds a boot that
