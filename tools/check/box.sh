@@ -590,9 +590,10 @@ box_grub_panic()
 	sed 's/^/[box grub nodisk] /' "$out.log"
 	{ [ $rc = 1 ] && grep -qF "kernel nodisk, round 1: the target came back on $(paste -sd ' ' "$dir/first"), not on the kernel sent" "$out.log"; } ||
 		{ echo "[box] a kernel that panics after grub-reboot: exit $rc, not named so"; return 1; }
-	# it did panic, and GRUB then booted its default
+	# it did panic, and GRUB then booted its default (the panic's
+	# words may follow init's on a line of the console)
 	tail -c +$((size + 1)) "$dir/console" | tr -d '\r\033' |
-		sed 's/\[[0-9;]*[HJ]//g; s/^ *\[ *[0-9.]*\] //' |
+		sed 's/\[[0-9;]*[HJ]//g; s/^.*\(Kernel panic - \)/\1/' |
 		grep -a '^Kernel panic\|^ *Booting `' | tail -n 2 >"$out.console"
 	{ sed -n 1p "$out.console" | grep -q '^Kernel panic - not syncing: ' &&
 		[ "$(sed -n 2p "$out.console")" = "  Booting \`Debian GNU/Linux'" ]; } ||
