@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Host tests of the kernel spec every tool that boots a kernel takes
-# (tools/lib/spec.sh), of a boot's timeout (tb_boot_timeout) and of what
-# each entry point installs (tools/lib/pkg.sh): the functions called
+# (tools/lib/spec.sh), of a boot's timeout (tb_boot_timeout) and lpj=
+# (tb_guest_lpj), and of what each entry point installs
+# (tools/lib/pkg.sh): the functions called
 # directly, and the tools run with stand-ins first in PATH: for a bad
 # spec, make, apt-get, dpkg-query and QEMU that fail loudly; for what is
 # installed, dpkg-query with nothing installed and an apt-get that logs
@@ -310,6 +311,29 @@ EOF
 [ "$(tb_boot_timeout 12 100000 1 4)" -gt "$(tb_boot_timeout 12 10000 1 4)" ] &&
 	[ "$(tb_boot_timeout 24 10000 1 4)" -gt "$(tb_boot_timeout 12 10000 1 4)" ]
 check $? "timeout: grows with the runs and the samples asked"
+
+# DELAY_TSC|CONFIG_HZ line|lpj=: what an x86 guest under icount gets
+# (tb_guest_lpj), the TSC at 1 GHz over the kernel's HZ; nothing where
+# the arch's CPUs calibrate nothing or HZ is unknown
+lk=$tmp/lpj
+mkdir -p "$lk"
+tb_custom_kernel lpj-test "$lk" "$lk/bzImage"
+while IFS='|' read -r tsc hz want; do
+	printf '%s\n' "CONFIG_X=y" ${hz:+"$hz"} >"$lk/.config"
+	got=$(TB_DELAY_TSC=$tsc TB_ICOUNT=1 tb_guest_lpj lpj-test 2>&1)
+	[ "$got" = "$want" ]
+	check $? "lpj: delay loop on the TSC $tsc, ${hz:-no HZ}: '$want'" "got '$got'"
+done <<EOF
+1|CONFIG_HZ=250|lpj=4000000
+1|CONFIG_HZ=1000|lpj=1000000
+1|CONFIG_HZ=100|lpj=10000000
+0|CONFIG_HZ=250|
+1||
+1|CONFIG_HZ=|
+EOF
+got=$(TB_DELAY_TSC=1 TB_ICOUNT=1 tb_guest_lpj no-such-kernel 2>&1)
+[ -z "$got" ]
+check $? "lpj: an unknown kernel gets none, silently" "got '$got'"
 
 # VCPUS|GROUPS|KERNEL_ARGS|seconds: the groups' longest timeouts in
 # tools/scenarios (functional 2400, on debug; exact 900; none for the host
