@@ -303,7 +303,7 @@ tb_box_start()
 		port=$(tb_free_port) || return 1
 		echo "$port" >"$dir/port"
 		tb_box_run "$dir" \
-			-accel "tcg${thread:+,thread=$thread}" \
+			-accel "$(tb_tcg_accel "$thread")" \
 			-smp "$TB_CPUS" -m "$TB_MEM" -display none -monitor none \
 			-kernel "$dir/grub.lnx" \
 			-drive file="$dir/disk.img",format=raw,if=virtio \

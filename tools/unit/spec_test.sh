@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Host tests of the kernel spec every tool that boots a kernel takes
-# (tools/lib/spec.sh), of a boot's timeout (tb_boot_timeout) and lpj=
-# (tb_guest_lpj), and of what each entry point installs
-# (tools/lib/pkg.sh): the functions called
-# directly, and the tools run with stand-ins first in PATH: for a bad
+# (tools/lib/spec.sh), of a boot's timeout (tb_boot_timeout), lpj=
+# (tb_guest_lpj) and TCG's -accel (tb_tcg_accel), and of what each entry
+# point installs (tools/lib/pkg.sh): the functions called directly, and
+# the tools run with stand-ins first in PATH: for a bad
 # spec, make, apt-get, dpkg-query and QEMU that fail loudly; for what is
 # installed, dpkg-query with nothing installed and an apt-get that logs
 # what it is asked and installs nothing; for boot.sh on a patched kernel,
@@ -334,6 +334,17 @@ EOF
 got=$(TB_DELAY_TSC=1 TB_ICOUNT=1 tb_guest_lpj no-such-kernel 2>&1)
 [ -z "$got" ]
 check $? "lpj: an unknown kernel gets none, silently" "got '$got'"
+
+# THREAD|-accel: TCG's, the vCPUs in one thread or a thread each, the
+# translation cache TB_TCG_CACHE_MIB (tb_tcg_accel)
+while IFS='|' read -r thread want; do
+	got=$(TB_TCG_CACHE_MIB=128 tb_tcg_accel "$thread")
+	[ "$got" = "$want" ]
+	check $? "accel: thread '$thread': $want" "got '$got'"
+done <<EOF
+single|tcg,thread=single,tb-size=128
+|tcg,tb-size=128
+EOF
 
 # VCPUS|GROUPS|KERNEL_ARGS|seconds: the groups' longest timeouts in
 # tools/scenarios (functional 2400, on debug; exact 900; none for the host
