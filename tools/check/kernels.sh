@@ -157,6 +157,91 @@ step_dkms()
 	[ -z "$(dkms status "${opts[@]}")" ]
 	result $? "dkms: remove --all leaves nothing"
 	rm -rf "$tmp"
+	check_module_work "$k"
+	result $? "module: kbuild's directory of the cache compiles again what changed alone; a build that warns empties it"
+}
+
+# module_compiled KERNEL VARIANT: how many objects the last build of the
+# module's VARIANT for KERNEL compiled
+module_compiled()
+{
+	grep -c '^ *CC \[M\]' "$(dirname "$(tb_module "$1" "$2")")/build.log"
+}
+
+# same_module KO1 KO2: the two modules are the same but for their BTF,
+# which pahole's threads encode in an order of their own each time
+same_module()
+{
+	local a b rc
+
+	a=$(mktemp) && b=$(mktemp) || return 1
+	objcopy --remove-section=.BTF "$1" "$a" &&
+		objcopy --remove-section=.BTF "$2" "$b" && cmp -s "$a" "$b"
+	rc=$?
+	rm -f "$a" "$b"
+	return $rc
+}
+
+# check_module_work KERNEL: the module's builds for KERNEL in the
+# cache's directory (tb_build_module), as variant -work, from none: the
+# first compiles every object (as many as the module has .c files at
+# least); the second none, for the same module (same_module); with one
+# source there unlike the module's, that one alone, for the same module;
+# with the directory's stamp changed, every object again. With -Wpadded,
+# which warns, a build fails, twice, each saying its warnings, with no
+# module, and empties the directory; the next compiles every object
+# again, for the same module. The module's own directory holds none of
+# the cache's marks.
+check_module_work()
+{
+	local k=$1 work ko log all i
+
+	work=$(tb_module_work "$(tb_kdir "$k")" -work) && rm -rf "$work" || return 1
+	ko=$(tb_module "$k" -work)
+	log=$(dirname "$ko")/build.log
+	module_work_build "$k" && cp "$ko" "$TB_OUT/module-work.ko" || return 1
+	all=$(module_compiled "$k" -work)
+	[ "$all" -ge "$(find "$(dirname "$ko")" -maxdepth 1 -name '*.c' | wc -l)" ] ||
+		{ echo "[module] the first build compiled $all objects"; return 1; }
+	module_work_again "$k" 0 "the same build again" || return 1
+	echo '/* differs */' >>"$work/heap.c" &&
+		module_work_again "$k" 1 "heap.c there changed" || return 1
+	echo x >"$work/.tb-stamp" &&
+		module_work_again "$k" "$all" "the stamp there changed" || return 1
+	for i in 1 2; do
+		if TB_KCFLAGS=-Wpadded tb_build_module "$k" -work ||
+		   ! grep -q warning "$log" || [ -e "$ko" ] ||
+		   [ -e "$work/.tb-stamp" ]; then
+			echo "[module] a build that warns ($i) passed, said no warning, gave a module, or left its objects"
+			return 1
+		fi
+	done
+	module_work_again "$k" "$all" "the build after those that warned" || return 1
+	! ls "$(dirname "$ko")"/.tb-* 2>/dev/null ||
+		{ echo "[module] the cache's marks in the module's directory"; return 1; }
+}
+
+# module_work_build KERNEL: the module's -work variant built for KERNEL;
+# its log, should it fail
+module_work_build()
+{
+	tb_build_module "$1" -work && return 0
+	sed 's/^/[module] /' "$(dirname "$(tb_module "$1" -work)")/build.log"
+	return 1
+}
+
+# module_work_again KERNEL N WHAT: after WHAT, the module's -work
+# variant for KERNEL builds, compiling N objects, the same module as the
+# first build's (check_module_work)
+module_work_again()
+{
+	local n
+
+	module_work_build "$1" || { echo "[module] $3: the build failed"; return 1; }
+	n=$(module_compiled "$1" -work)
+	[ "$n" = "$2" ] || { echo "[module] $3: $n objects compiled, not $2"; return 1; }
+	same_module "$(tb_module "$1" -work)" "$TB_OUT/module-work.ko" ||
+		{ echo "[module] $3: another module"; return 1; }
 }
 
 # The KUnit suites tools/kunit/ builds: those of each NAME_kunit.c whose
