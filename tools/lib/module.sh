@@ -57,9 +57,9 @@ tb_vmlinuz()
 # module some fifty times, from the same sources for a few kernels: a
 # build in a new directory took 6.7 CPU-seconds (the BTF of Debian's
 # headers among them), kbuild's run that finds nothing to do 0.9. A build
-# that fails or warns leaves no such directory, so that the next starts
-# afresh and says its warnings again. The compiler runs through ccache
-# where it can (tb_ccache).
+# that fails or warns hands back its log alone and empties that
+# directory, so that the next starts afresh and says its warnings again.
+# The compiler runs through ccache where it can (tb_ccache).
 tb_build_module()
 {
 	local dir kdir work fd='' rc
