@@ -91,6 +91,30 @@ machine performance 1 1 0.10
 out=$(facts --cpus 1 --prefix box_ | grep -c '^box_warning.smt SMT sibling 3')
 [ "$out" = 1 ]
 result $? "--prefix names every key, the warnings' too"
+# an arm64 machine of few files: no cpufreq, SMT control, turbo, isolated
+# list, mitigations or microcode; its model is the CPU part, whose line
+# ends without a newline
+machine performance 1 1 0.10
+rm -r "$tmp/m/sys/cpu0/cpufreq" "$tmp/m/sys/smt" "$tmp/m/sys/intel_pstate" \
+	"$tmp/m/sys/isolated" "$tmp/m/sys/vulnerabilities"
+printf 'processor\t: 0\nCPU implementer\t: 0x41\nCPU part\t: 0xd0c' >"$tmp/m/proc/cpuinfo"
+out=$(facts --cpus 0 | grep -v '^hostname \|^cmdline \|^load \|^warning\.')
+want="cpu_model 0xd0c
+microcode unknown
+online_cpus 0-3
+measured_cpus 0
+cores 2
+smt unknown
+governor none
+freq_min_khz unknown
+freq_max_khz unknown
+turbo unknown
+isolated none
+nohz_full none
+mitigations unknown"
+[ "$out" = "$want" ]
+result $? "a machine without the optional files: each fact unknown or none"
+[ "$out" = "$want" ] || diff <(echo "$want") <(echo "$out")
 facts --cpus 0-x >/dev/null 2>&1
 [ $? = 2 ]
 result $? "a bad --cpus list is a usage error (exit 2)"
