@@ -189,23 +189,31 @@ events()
 	echo "$1" >"$PREEMPTIRQ/enable" && [ "$(cat "$PREEMPTIRQ/enable")" = "$1" ]
 }
 
-# compare_host MIN_RATIO: tools/compare.sh --host, as on a real machine
-# with the tracepoints but without python3, which leaves the results for
-# report.py elsewhere: a run of each round off and on, none "out", and for
-# irq and preempt, on's median at least MIN_RATIO times off's in each round.
+# compare_host MIN_RATIO ROUNDS: tools/compare.sh --host, as on a real
+# machine with the tracepoints but without python3, which leaves the
+# results for report.py elsewhere: a run of each of ROUNDS off and on,
+# none "out", and for irq and preempt, on's median at least MIN_RATIO
+# times off's in each round.
 compare_host()
 {
-	local out rc log=/tmp/compare-host.log r p off on fail=0
+	local out rc log=/tmp/compare-host.log r s p off on fail=0 want=
 
 	# stdout: the results directory where report.py cannot run
-	out=$(/tb/tools/compare.sh --host --rounds 2 --nr-samples 2000 2>$log)
+	out=$(/tb/tools/compare.sh --host --rounds "$2" --nr-samples 2000 2>$log)
 	rc=$?
 	while read -r line; do diag "$line"; done <$log
 	[ $rc = 0 ] && [ -d "$out/runs" ] || return 1
+	for s in off on; do
+		r=1
+		while [ $r -le "$2" ]; do
+			want="${want}host.$s.r$r "
+			r=$((r + 1))
+		done
+	done
 	# shellcheck disable=SC2012 # the runs' names, which collect.sh made
-	expect "runs" "$(ls "$out/runs" | tr '\n' ' ')" \
-		"host.off.r1 host.off.r2 host.on.r1 host.on.r2 " || fail=1
-	for r in 1 2; do
+	expect "runs" "$(ls "$out/runs" | tr '\n' ' ')" "$want" || fail=1
+	r=1
+	while [ $r -le "$2" ]; do
 		for p in irq preempt; do
 			off=$(sed -n "s/^$p.median //p" "$out/runs/host.off.r$r/summary")
 			on=$(sed -n "s/^$p.median //p" "$out/runs/host.on.r$r/summary")
@@ -213,6 +221,7 @@ compare_host()
 			awk -v off="$off" -v on="$on" -v min="$1" \
 				'BEGIN { exit !(off > 0 && on >= min * off) }' || fail=1
 		done
+		r=$((r + 1))
 	done
 	rm -rf "$out"
 	return $fail

@@ -58,7 +58,7 @@ test_tracepoints_restore()
 # Under icount the events' cost is exact: TP_RATIO times or more, as above.
 test_compare_host()
 {
-	compare_host "$TP_RATIO"
+	compare_host "$TP_RATIO" 2
 }
 
 group_tracepoints()
