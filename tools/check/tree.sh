@@ -68,6 +68,7 @@ tree61_make()
 step_tree()
 {
 	local repo out=$TB_OUT/tree61 log=$TB_OUT/tree61.log head status
+	local -x TB_CPUS=$BENCH_VCPUS
 	local built dir
 
 	repo=$(tree61_repo 2>"$log")
