@@ -81,12 +81,12 @@ fact()
 }
 
 # first FILE...: the first line of the first readable FILE, or nothing.
-# The shell's read, not head: a process costs a box under QEMU 20 ms,
-# and this runs at every boot, for each CPU of a server's hundreds.
+# The shell's read, not head: running a program costs a box under QEMU
+# about 20 ms, and this runs at every boot, twice for each online CPU.
 first()
 {
 	for f in "$@"; do
-		[ -r "$f" ] || continue
+		{ [ -f "$f" ] && [ -r "$f" ]; } || continue
 		line=
 		IFS= read -r line <"$f"
 		printf '%s\n' "$line"
@@ -101,7 +101,7 @@ first()
 $(awk 'function take(i, key,  rest) {
 		if (v[i] != "" || index($0, key) != 1) return
 		rest = substr($0, length(key) + 1)
-		if (sub(/^[[:space:]]*: /, "", rest)) v[i] = rest
+		if (sub(/^[ \t]*: /, "", rest)) v[i] = rest
 	}
 	{ take(1, "model name"); take(2, "CPU part"); take(3, "microcode") }
 	END { print v[1]; print v[2]; print v[3] }' "$PROC/cpuinfo" 2>/dev/null)
@@ -139,9 +139,15 @@ fact isolated "$(first "$SYS/isolated" | grep . || echo none)"
 fact nohz_full "$(first "$SYS/nohz_full" | grep -v '(null)' | grep . || echo none)"
 fact cmdline "$(first "$PROC/cmdline")"
 # the mitigations: each vulnerability the kernel names, and its state
-mit=$(awk 'FNR == 1 { n = FILENAME; sub(/.*\//, "", n); sub(/:.*/, "")
-		gsub(/ /, "_"); printf "%s=%s;", n, $0 }' "$SYS"/vulnerabilities/* 2>/dev/null)
+# (the files awk can read: some awks stop at one they cannot)
+set --
+for v in "$SYS"/vulnerabilities/*; do
+	[ -f "$v" ] && [ -r "$v" ] && set -- "$@" "$v"
+done
+mit=$([ $# = 0 ] || awk 'FNR == 1 { n = FILENAME; sub(/.*\//, "", n)
+		sub(/:.*/, ""); gsub(/ /, "_"); printf "%s=%s;", n, $0 }' "$@")
 fact mitigations "${mit:-unknown}"
+load=
 read -r load _ <"$PROC/loadavg"
 fact load "$load"
 

@@ -115,6 +115,22 @@ mitigations unknown"
 [ "$out" = "$want" ]
 result $? "a machine without the optional files: each fact unknown or none"
 [ "$out" = "$want" ] || diff <(echo "$want") <(echo "$out")
+# a directory first among the vulnerabilities, which awk cannot read, and no
+# loadavg, with a load in the caller's environment: the other
+# vulnerabilities still named, the load empty and not warned of. Under
+# mawk, Debian's awk (a box's), which stops at a file it cannot read
+# where gawk goes on.
+machine performance 1 1 0.10
+mkdir "$tmp/m/sys/vulnerabilities/gather_data_sampling" "$tmp/mawk"
+ln -s "$(command -v mawk)" "$tmp/mawk/awk"
+rm "$tmp/m/proc/loadavg"
+out=$(PATH=$tmp/mawk:$PATH load=7.5 facts --cpus 0 2>/dev/null |
+	grep '^mitigations \|^load\|^warning\.load')
+want="mitigations l1tf=Not_affected;meltdown=Mitigation;
+load "
+[ "$out" = "$want" ]
+result $? "an unreadable vulnerability skipped, a missing loadavg an empty load"
+[ "$out" = "$want" ] || diff <(echo "$want") <(echo "$out")
 facts --cpus 0-x >/dev/null 2>&1
 [ $? = 2 ]
 result $? "a bad --cpus list is a usage error (exit 2)"
