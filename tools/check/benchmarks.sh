@@ -224,6 +224,26 @@ sys.exit(not o or o["before_ref"] * 2 != o["rounds"] or
 PYEOF
 }
 
+# expect_hz_agree DIR PPM: every run's counter_hz within PPM millionths of
+# the runs' median. In plain TCG a run of 2000 samples lasts some 8 ms, so
+# a reading dated a few us off (an interrupt, or the host preempting the
+# vCPU, between the counter and ktime) moves its rate by hundreds.
+expect_hz_agree()
+{
+	$PY - "$@" <<'PYEOF'
+import json, statistics, sys
+path, ppm = sys.argv[1], float(sys.argv[2])
+runs = json.load(open(f"{path}/results.json"))["runs"]
+hz = {r["id"]: r["summary"]["counter_hz"] for r in runs}
+mid = statistics.median(hz.values())
+rid = max(hz, key=lambda r: abs(hz[r] - mid))
+off = abs(hz[rid] - mid) / mid * 1e6
+print(f"[bench] {path}: counter_hz median {mid:.0f}, {rid} {hz[rid]} "
+      f"the farthest, {off:.1f} ppm")
+sys.exit(off > ppm)
+PYEOF
+}
+
 # check_figures DIR ROWS...: cdf and per_cpu as SVG and PNG, a series of
 # every row for every primitive in the SVGs, PNGs that load with sane sizes
 # and are not blank
@@ -340,10 +360,11 @@ check_bench()
 		"$TB_TOP/tools/bench.sh" --resume "$tcg" --rounds 16 \
 			>>"$TB_OUT/bench-tcg.log" 2>&1 &&
 		expect_rounds "$tcg" 16 a.off a.on b.off b.on &&
+		expect_hz_agree "$tcg" 100 &&
 		# the first 10 rounds' runs as they were: not made again
 		[ "$(cat "$tcg"/runs/*.r[1-9]/meta "$tcg"/runs/*.r10/meta | sha256sum)" = "$first10" ] &&
 		check_resume_refused "$tcg"
-	result $? "bench.sh, plain TCG: trace twice, 10 rounds in one boot and 6 more by --resume; another kernel refused by --resume"
+	result $? "bench.sh, plain TCG: trace twice, 10 rounds in one boot and 6 more by --resume, every run's counter_hz within 100 ppm; another kernel refused by --resume"
 	sed 's/^/[bench tcg] /' "$TB_OUT/bench-tcg.log"
 	"$TB_TOP/tools/report.py" --alpha 0.001 "$tcg" | sed 's/^/[report tcg] /'
 	if report_json "$tcg" a.off "$tcg/report.json" irq,preempt,irq_save; then
