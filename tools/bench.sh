@@ -418,7 +418,7 @@ boots=()
 kernel_env()
 {
 	local l=$1 cfg=${TB_SPECS[$1.kdir]}/.config p=${TB_SPECS[$1.patches]}
-	local tree=${TB_SPECS[$1.tree]}
+	local tree=${TB_SPECS[$1.tree]} hash
 
 	echo "spec ${TB_SPECS[$l.spec]}"
 	echo "kind ${TB_SPECS[$l.kind]}"
@@ -429,8 +429,11 @@ kernel_env()
 	if [ "${TB_SPECS[$l.kind]}" = installed ]; then
 		# the box's own, read there
 		echo "image $TB_TARGET_HOST:${TB_SPECS[$l.image]}"
-		# (none, the check before any is sent says, if it lacks it)
-		echo "image_hash $(tb_ssh "sha256sum <${TB_SPECS[$l.image]}" </dev/null 2>/dev/null | cut -c 1-16)"
+		# none if it lacks it, which the check before any is sent
+		# says; a box that does not answer is no kernel described
+		hash=$(tb_ssh "if [ -e ${TB_SPECS[$l.image]} ]; then sha256sum <${TB_SPECS[$l.image]}; fi" </dev/null) ||
+			return 1
+		echo "image_hash ${hash:0:16}"
 	else
 		echo "image ${TB_SPECS[$l.image]}"
 		echo "image_hash $(sha256sum <"${TB_SPECS[$l.image]}" | cut -c 1-16)"
