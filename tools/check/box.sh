@@ -399,6 +399,7 @@ check_box_icount()
 {
 	local out=$TB_OUT/box-direct on=$TB_OUT/box-resume
 
+	rm -rf "$out"
 	TB_CPUS=2 "$TB_TOP/tools/bench.sh" --icount --rounds 1 --states off \
 		--nr-samples 2000 --out "$out" \
 		box="$BOX_KERNEL" >"$out.log" 2>&1 ||
