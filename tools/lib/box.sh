@@ -269,17 +269,6 @@ tb_box_ssh()
 	(tb_box_use "$1" && tb_ssh "${@:2}")
 }
 
-# The box's CPU: QEMU's default x86-64 one without CMPXCHG16B. QEMU
-# 7.2's TCG (Debian 12's) computes that instruction's flags from a
-# cc_op it has not stored, and where the stored one is "flags as they
-# are" the guest's EFLAGS become a pointer's low bits: an interrupt then
-# saves them, and its return sets TF or worse. SLUB's fast path runs it
-# at every allocation; under -icount, two of seven make checks saw the
-# box's Debian kernel die of it after a kexec (a #DB in the kernel, a
-# double fault), each EFLAGS the bits of the pointer SLUB had just added.
-# Without it, the kernel takes its emulation of the instruction.
-TB_BOX_CPU=qemu64,-cx16
-
 # tb_box_start DIR IMAGE RELEASE: boot the box in QEMU (TCG, TB_CPUS
 # vCPUs, TB_MEM, TB_TCG_THREAD as tb_boot takes it, default single,
 # TB_ICOUNT) on
@@ -314,7 +303,7 @@ tb_box_start()
 		port=$(tb_free_port) || return 1
 		echo "$port" >"$dir/port"
 		tb_box_run "$dir" \
-			-accel "$(tb_tcg_accel "$thread")" -cpu "$TB_BOX_CPU" \
+			-accel "$(tb_tcg_accel "$thread")" "${TB_QEMU_MACHINE[@]}" \
 			-smp "$TB_CPUS" -m "$TB_MEM" -display none -monitor none \
 			-kernel "$dir/grub.lnx" \
 			-drive file="$dir/disk.img",format=raw,if=virtio \

@@ -67,17 +67,19 @@ tb_lava_job()
 	if [ "$lava_method" = qemu ]; then
 		echo "  no_kvm: true"
 		echo "  memory: $mem"
-		# the template's own machine and CPU, if given
+		# the machine and CPU as the template's own where it reads
+		# them (its arm64 block; its x86_64 one takes neither, so
+		# there they are options like the rest)
 		for o in "$@"; do
-			case $o in
-			"-M "*)		echo "  machine: $($q "${o#-M }")" ;;
-			"-cpu "*)	echo "  cpu: $($q "${o#-cpu }")" ;;
+			case $arch,$o in
+			arm64,"-M "*)	echo "  machine: $($q "${o#-M }")" ;;
+			arm64,"-cpu "*)	echo "  cpu: $($q "${o#-cpu }")" ;;
 			esac
 		done
 		echo "  extra_options:"
 		for o in "$@"; do
-			case $o in
-			"-M "* | "-cpu "*) ;;
+			case $arch,$o in
+			arm64,"-M "* | arm64,"-cpu "*) ;;
 			*)	echo "  - $($q "$o")" ;;
 			esac
 		done

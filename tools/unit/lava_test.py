@@ -387,10 +387,16 @@ def check_job(row, job, name):
     ctx = job["context"]
     if boot == "qemu":
         img = acts["deploy"]["images"]["kernel"]
+        # the machine and CPU in the context where the template reads
+        # them (arm64), else among the options (x86_64's reads neither)
+        if arch == "arm64":
+            given, extra = ("virt", "max,pauth-impdef=on"), []
+        else:
+            given, extra = (None, None), ["-M virt", "-cpu max,pauth-impdef=on"]
         want += [("memory", ctx["memory"], 1024),
-                 ("machine", ctx.get("machine"), "virt"),
-                 ("cpu", ctx.get("cpu"), "max,pauth-impdef=on"),
-                 ("extra", ctx["extra_options"], ["-smp 4"]),
+                 ("machine", ctx.get("machine"), given[0]),
+                 ("cpu", ctx.get("cpu"), given[1]),
+                 ("extra", ctx["extra_options"], extra + ["-smp 4"]),
                  ("append", "tb.x=1 tb.shell" in img["image_arg"], True)]
     else:
         want += [("commands", acts["boot"]["commands"], commands),
