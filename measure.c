@@ -602,11 +602,11 @@ static u64 tb_counter_hz(u64 cycles, u64 ns)
  * A reading for counter_hz, at the start and end of a run on a CPU: the
  * clock itself and the ktime it was read at. Instructions count no time
  * (0), and core cycles' whole 64-bit count may sleep, so they are read
- * beside ktime as they come. The other clocks are read between two ktime
- * reads with interrupts off, and the narrowest of a few such brackets
- * dates the reading: a run can last a few ms, and an interrupt or a
- * host's preemption of a guest's CPU between the two reads moved
- * counter_hz by 0.1% and more in plain QEMU.
+ * beside ktime as they come; ns is its own ktime. Cycles and ordered
+ * are read between two ktime reads with interrupts off, and the
+ * narrowest of a few such brackets dates the reading: a run can last a
+ * few ms, and an interrupt or a host's preemption of a guest's CPU
+ * between the two reads moved counter_hz by 0.1% and more in plain QEMU.
  */
 static void tb_span_read(const struct tb_config *cfg, struct tb_cpu *tc,
 			 u64 *count, u64 *ns)
@@ -637,7 +637,7 @@ static void tb_span_read(const struct tb_config *cfg, struct tb_cpu *tc,
 		reading = tb_clock_read(cfg->clock, 0, false);
 		after = ktime_get_ns();
 		local_irq_restore(flags);
-		if (after - before < narrowest) {
+		if (!i || after - before < narrowest) {
 			narrowest = after - before;
 			*count = reading;
 			*ns = before + narrowest / 2;
