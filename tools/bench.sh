@@ -342,6 +342,8 @@ write_env()
 			# a lab's QEMU is its worker's, not this machine's
 			[[ $lava == http* ]] ||
 				echo "qemu $("$TB_QEMU" --version | head -n 1)"
+			# the guest's machine and CPU (tools/arch/ARCH.conf)
+			echo "qemu_machine ${TB_QEMU_MACHINE[*]}"
 			[ $icount = 1 ] && echo "qemu_accel tcg -icount $TB_ICOUNT_ARG"
 			[ $icount = 1 ] || echo "qemu_accel tcg"
 			echo "guest_cpus $TB_CPUS"
