@@ -80,13 +80,20 @@ fact()
 	printf '%s%s %s\n' "$prefix" "$1" "$2"
 }
 
+# readable FILE: a regular file this shell may read (a directory or an
+# unreadable file stops some awks, and read fails on it)
+readable()
+{
+	[ -f "$1" ] && [ -r "$1" ]
+}
+
 # first FILE...: the first line of the first readable FILE, or nothing.
 # The shell's read, not head: running a program costs a box under QEMU
 # about 20 ms, and this runs at every boot, twice for each online CPU.
 first()
 {
 	for f in "$@"; do
-		{ [ -f "$f" ] && [ -r "$f" ]; } || continue
+		readable "$f" || continue
 		line=
 		IFS= read -r line <"$f"
 		printf '%s\n' "$line"
@@ -142,7 +149,7 @@ fact cmdline "$(first "$PROC/cmdline")"
 # (the files awk can read: some awks stop at one they cannot)
 set --
 for v in "$SYS"/vulnerabilities/*; do
-	[ -f "$v" ] && [ -r "$v" ] && set -- "$@" "$v"
+	readable "$v" && set -- "$@" "$v"
 done
 mit=$([ $# = 0 ] || awk 'FNR == 1 { n = FILENAME; sub(/.*\//, "", n)
 		sub(/:.*/, ""); gsub(/ /, "_"); printf "%s=%s;", n, $0 }' "$@")
