@@ -50,7 +50,7 @@ tb_lava_quote()
 tb_lava_job()
 {
 	local name=$1 type=$2 arch=$3 kernel=$4 initrd=$5 dtb=$6 append=$7
-	local secs=$8 mem=$9 q o
+	local secs=$8 mem=$9 q o extra
 
 	shift 9
 	tb_lava_type "$type" "$arch" || return 1
@@ -70,18 +70,17 @@ tb_lava_job()
 		# the machine and CPU as the template's own where it reads
 		# them (its arm64 block; its x86_64 one takes neither, so
 		# there they are options like the rest)
+		extra=()
 		for o in "$@"; do
 			case $arch,$o in
 			arm64,"-M "*)	echo "  machine: $($q "${o#-M }")" ;;
 			arm64,"-cpu "*)	echo "  cpu: $($q "${o#-cpu }")" ;;
+			*)		extra+=("$o") ;;
 			esac
 		done
 		echo "  extra_options:"
-		for o in "$@"; do
-			case $arch,$o in
-			arm64,"-M "* | arm64,"-cpu "*) ;;
-			*)	echo "  - $($q "$o")" ;;
-			esac
+		for o in "${extra[@]}"; do
+			echo "  - $($q "$o")"
 		done
 	else
 		echo "  console_device: $lava_console"
