@@ -350,6 +350,8 @@ check_host()
 	unit_suite "cache unit" cache-unit.log "$unit/cache_test.sh"
 	# a measured machine's facts and warnings, on made-up ones
 	unit_suite "machine unit" machine-unit.log "$unit/machine_test.sh"
+	# the x86 guests' CPU against QEMU 7.2's compare-exchange flags
+	unit_suite "guest cpu unit" guest-cpu-unit.log "$unit/guest_cpu_test.sh"
 	# collect.sh's runs, --skip and --stop-file, on a made-up module
 	unit_suite "collect unit" collect-unit.log "$unit/collect_test.sh"
 	check_no_kdir

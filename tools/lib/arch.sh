@@ -42,6 +42,8 @@ tb_arch_load()
 	TB_BIG_SAMPLES=
 	# shellcheck disable=SC2034 # read by tools/lib/spec.sh
 	TB_ARCH_TREE=
+	# shellcheck disable=SC2034 # read by tools/unit/guest_cpu_test.sh
+	TB_QEMU_CMPXCHG_STALE=
 	# shellcheck source=tools/arch/x86_64.conf
 	. "$conf" || return 1
 	TB_ARCH=$1

@@ -63,7 +63,9 @@ tb_packages()
 			out+=" linux-source-6.12 xz-utils sparse shellcheck pyflakes3"
 			# tools/report.py; tools/lava.py
 			out+=" python3 python3-scipy python3-matplotlib"
-			out+=" python3-yaml python3-jinja2" ;;
+			out+=" python3-yaml python3-jinja2"
+			# tools/unit/guest_cpu_test.sh's user-mode QEMU
+			out+=" qemu-user" ;;
 		# its device-type templates: lava-server's package, unpacked
 		# (tb_lava_templates)
 		lava)	out+=" lava-dispatcher python3-yaml python3-jinja2" ;;
