@@ -374,15 +374,20 @@ check_box_resume()
 		{ echo "[box] the lkml header does not name the box"; return 1; }
 }
 
-# check_box_counted DIR: the box of DIR, rebooted with DIR/icount
-# there, runs in a QEMU that counts instructions, for check_box_resume
-# and check_box_icount, and is on its first kernel; its time now, after
-# which none of its files may change (check_box_unchanged)
+# check_box_counted DIR: the box of DIR runs in a QEMU that counts
+# instructions, for check_box_resume and check_box_icount, since the
+# reboot after box_grub_panic's panic or, where that check did not get
+# so far, after a reboot of its own, with DIR/icount there; it is on its
+# first kernel; its time now, after which none of its files may change
+# (check_box_unchanged)
 check_box_counted()
 {
 	local dir=$1
 
-	touch "$dir/icount" && tb_box_reboot "$dir" || return 1
+	if ! box_counts "$dir"; then
+		echo "[box] not counting since box_grub_panic: rebooted to count"
+		touch "$dir/icount" && tb_box_reboot "$dir" || return 1
+	fi
 	# exactly, as check_box_icount needs
 	box_counts "$dir" "shift=0 " ||
 		{ echo "[box] its QEMU does not count: $(pgrep -af "file=$dir/disk.img")"; return 1; }
@@ -580,12 +585,15 @@ check_box_grub()
 # (trace lacks the disk's driver), by grub-reboot: GRUB cleared its
 # one-time entry as it booted it, so the boot after the panic is the
 # box's default, its own kernel, and the run names the kernel that did
-# not come back; GRUB's files are still FILES (box_grub_files)
+# not come back; GRUB's files are still FILES (box_grub_files). The
+# QEMU that boots after the panic counts instructions (DIR/icount), as
+# the checks after this one's need (check_box_counted): one reboot of
+# the box fewer, and only ssh commands run before them.
 box_grub_panic()
 {
 	local dir=$1 out=$TB_OUT/box-grub-nodisk size rc after
 
-	size=$(stat -c %s "$dir/console") || return 1
+	size=$(stat -c %s "$dir/console") && touch "$dir/icount" || return 1
 	(box_bench "$dir" "$out" --switch grub-reboot --rounds 1 --states off nodisk=trace)
 	rc=$?
 	sed 's/^/[box grub nodisk] /' "$out.log"
@@ -752,7 +760,8 @@ step_box()
 		check_box_config "$dir"
 		result $? "bench.sh --box-config: the box's kernel configuration read over ssh, a variant configured on it, every option changed named"
 		# the checks before need no counted instructions, which slow
-		# every boot of the box
+		# every boot of the box: the last boot, after the GRUB panic,
+		# started counting them
 		check_box_counted "$dir"
 		result $? "box: rebooted, a new QEMU counts instructions; on its first kernel"
 		check_box_resume "$dir" "$1"
