@@ -31,17 +31,18 @@ in_modules()
 	[ "$(printf '%s\n%s\n' "$1" "$MODULES_END" | sort | head -n 1)" = "$1" ]
 }
 
-# text_extent NAME: START END, the address of the kernel's one text
-# symbol NAME and the next symbol's (the end, not in it, as reject-end
-# takes it); 1 if NAME is not one symbol or none follows
+# text_extent SYMS NAME: START END, the address of the kernel's one text
+# symbol NAME in SYMS (a copy of /proc/kallsyms) and the next symbol's
+# (the end, not in it, as reject-end takes it); 1 if NAME is not one
+# symbol or none follows
 text_extent()
 {
 	local a n
 
-	a=$(grep " [tT] $1\$" /proc/kallsyms | cut -d' ' -f1)
+	a=$(grep " [tT] $2\$" "$1" | cut -d' ' -f1)
 	[ -n "$a" ] && [ "$a" = "${a%%[!0-9a-f]*}" ] || return 1
 	n=$(awk -v a="$a" '$1 > a && (n == "" || $1 < n) { n = $1 }
-		END { print n }' /proc/kallsyms)
+		END { print n }' "$1")
 	[ -n "$n" ] && echo "0x$a 0x$n"
 }
 
@@ -58,18 +59,22 @@ text_extent()
 # rejected where kmemleak is built in and the function is found, once.
 fault_setup()
 {
-	local text stext reject=
+	local text stext reject="" syms=/tmp/kallsyms
 
 	[ -n "$MODULES" ] || { diag "no module area (tb.modules=)"; return 1; }
 	load || return 1
+	# read once, not at each look: a debug kernel has many symbols
+	cat /proc/kallsyms >$syms ||
+		{ diag "cannot copy /proc/kallsyms"; rm -f $syms; return 1; }
 	text=$(cat /sys/module/tracerbench/sections/.text)
-	stext=0x$(grep ' _stext$' /proc/kallsyms | cut -d' ' -f1)
-	in_modules "$text" || { diag "module text $text not in the area"; return 1; }
-	in_modules "$stext" && { diag "kernel text $stext in the area"; return 1; }
-	if grep -q ' [tT] kmemleak_alloc$' /proc/kallsyms; then
-		reject=$(text_extent __alloc_object) ||
+	stext=0x$(grep ' _stext$' $syms | cut -d' ' -f1)
+	in_modules "$text" || { diag "module text $text not in the area"; rm -f $syms; return 1; }
+	in_modules "$stext" && { diag "kernel text $stext in the area"; rm -f $syms; return 1; }
+	if grep -q ' [tT] kmemleak_alloc$' $syms; then
+		reject=$(text_extent $syms __alloc_object) ||
 			diag "kmemleak's __alloc_object not found once: its objects' points counted"
 	fi
+	rm -f $syms
 	for f in failslab fail_page_alloc; do
 		d=/sys/kernel/debug/$f
 		[ -d $d ] || { diag "no $d"; return 1; }
