@@ -736,6 +736,8 @@ step_box()
 	result $? "target: a copy to the box takes its name whole, and a cut one none"
 	check_ssh_args
 	result $? "target: ssh's options: a command on its own connection, the shared one's master bounded, its control on its socket, the target named alike"
+	check_kernel_env
+	result $? "target: an installed kernel is described by the hash the box gives of its image, none where it lacks it, and not at all where ssh fails"
 	# the kernel the box's runs send most, built before the box boots:
 	# on an empty cache, ten minutes better spent before than beside it
 	box_kernel_tree >/dev/null

@@ -87,6 +87,42 @@ EOS
 	return $fail
 }
 
+# check_kernel_env: bench.sh's description of a box's installed kernel
+# (kernel_env, tools/lib/bench_kernels.sh) through a stand-in ssh: its
+# image's hash as the box gives it, cut to 16 digits; none where the
+# box lacks the image (the check before sending refuses that); and no
+# description at all, a failure, where ssh fails, so that --resume
+# cannot take a dead box for one whose kernel changed
+check_kernel_env()
+{
+	local d=$TB_OUT/kernel-env got want fail=0
+
+	rm -rf "$d" && mkdir -p "$d" &&
+		printf '#!/bin/sh
+. "%s/answer"
+' "$d" >"$d/ssh" &&
+		chmod +x "$d/ssh" || return 1
+	while IFS='|' read -r answer want; do
+		echo "$answer" >"$d/answer"
+		got=$( (ssh_stand_in "$d"
+			# shellcheck source=tools/lib/bench_kernels.sh
+			. "$TB_TOP/tools/lib/bench_kernels.sh"
+			TB_SPECS=([k.spec]=stock=installed:6.12 [k.kind]=installed
+				[k.kdir]=$d/none [k.image]=/boot/vmlinuz-6.12
+				[k.patches]="" [k.tree]="" [k.frags]="" [k.commit]="")
+			kernel_env k </dev/null 2>/dev/null) |
+			sed -n 's/^image_hash/&/p'; echo "status ${PIPESTATUS[0]}")
+		got=$(echo "$got" | paste -sd ' ')
+		[ "$got" = "$want" ] ||
+			{ echo "[kernel env] ssh doing '$answer': '$got', not '$want'"; fail=1; }
+	done <<'EOS'
+echo 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef '  -'|image_hash 0123456789abcdef status 0
+exit 0|image_hash  status 0
+echo 'ssh: connect to host h port 2222: Connection refused' >&2; exit 255|status 1
+EOS
+	return $fail
+}
+
 # box_run_plan DIR PLAN...: tb_box_run on a stand-in QEMU, whose Nth
 # start does the Nth word of PLAN: reboot, count (asks the next QEMU to
 # count instructions, DIR/icount, and reboots), off (the kernel's
