@@ -6,8 +6,11 @@
  * add before: where it says "flags as they are", the add's source becomes
  * EFLAGS. Built freestanding (no libc), so that one gcc builds both words.
  *
- * Exit status: 0 the flags are right, 1 NT (the add's source) leaked into
- * EFLAGS; SIGILL where the CPU lacks the instruction.
+ * Exit status: 0 the flags are right, PROBE_STALE NT (the add's source)
+ * leaked into EFLAGS, PROBE_NO_EXCHANGE the exchange did not happen as it
+ * must (ZF clear, or the pair not stored): statuses of their own, as QEMU
+ * exits 1 on a bad -cpu. SIGILL where the CPU lacks the instruction.
+ * Build it with -mno-red-zone: the asm pushes below the stack pointer.
  */
 #include <stdalign.h>
 
@@ -17,8 +20,12 @@
 #define CMPXCHG_PAIR "cmpxchg8b"
 #endif
 
+#define X86_EFLAGS_ZF	0x0040UL
 #define X86_EFLAGS_IF	0x0200UL
 #define X86_EFLAGS_NT	0x4000UL
+
+#define PROBE_STALE		3
+#define PROBE_NO_EXCHANGE	4
 
 /* two words, aligned as the instruction needs on either word size */
 static alignas(2 * sizeof(long)) unsigned long pair[2];
@@ -51,5 +58,7 @@ void _start(void)
 		     : [start] "i" (X86_EFLAGS_IF), [nt] "r" (X86_EFLAGS_NT),
 		       "b" (1UL), "c" (1UL)
 		     : "cc", "memory");
-	probe_exit((flags & X86_EFLAGS_NT) != 0);
+	if (!(flags & X86_EFLAGS_ZF) || pair[0] != 1 || pair[1] != 1)
+		probe_exit(PROBE_NO_EXCHANGE);
+	probe_exit(flags & X86_EFLAGS_NT ? PROBE_STALE : 0);
 }
