@@ -88,37 +88,51 @@ EOS
 }
 
 # check_kernel_env: bench.sh's description of a box's installed kernel
-# (kernel_env, tools/lib/bench_kernels.sh) through a stand-in ssh: its
-# image's hash as the box gives it, cut to 16 digits; none where the
+# (kernel_env, tools/lib/bench_kernels.sh) through a stand-in ssh that
+# runs the command it is given here, or fails as a refused connection:
+# the image's hash as the box gives it, cut to 16 digits; none where the
 # box lacks the image (the check before sending refuses that); and no
 # description at all, a failure, where ssh fails, so that --resume
 # cannot take a dead box for one whose kernel changed
 check_kernel_env()
 {
-	local d=$TB_OUT/kernel-env got want fail=0
+	local d=$TB_OUT/kernel-env got want fail=0 image made_hash
 
-	rm -rf "$d" && mkdir -p "$d" &&
-		printf '#!/bin/sh
-. "%s/answer"
-' "$d" >"$d/ssh" &&
-		chmod +x "$d/ssh" || return 1
-	while IFS='|' read -r answer want; do
-		echo "$answer" >"$d/answer"
+	rm -rf "$d" && mkdir -p "$d" || return 1
+	# the stand-in: the command, its last word, run here
+	cat >"$d/ssh" <<EOS || return 1
+#!/bin/sh
+[ ! -e "$d/refused" ] ||
+	{ echo "ssh: connect to host h port 2222: Connection refused" >&2; exit 255; }
+for a; do :; done
+exec sh -c "\$a"
+EOS
+	chmod +x "$d/ssh" || return 1
+	image=$d/vmlinuz
+	head -c 4096 /dev/urandom >"$image.made" &&
+		made_hash=$(sha256sum <"$image.made" | cut -c 1-16) || return 1
+	while read -r box want; do
+		rm -f "$image" "$d/refused"
+		case $box in
+		image)	cp "$image.made" "$image" ;;
+		refused) cp "$image.made" "$image" && touch "$d/refused" ;;
+		esac
 		got=$( (ssh_stand_in "$d"
 			# shellcheck source=tools/lib/bench_kernels.sh
 			. "$TB_TOP/tools/lib/bench_kernels.sh"
 			TB_SPECS=([k.spec]=stock=installed:6.12 [k.kind]=installed
-				[k.kdir]=$d/none [k.image]=/boot/vmlinuz-6.12
+				[k.kdir]=$d/none [k.image]=$image
 				[k.patches]="" [k.tree]="" [k.frags]="" [k.commit]="")
 			kernel_env k </dev/null 2>/dev/null) |
 			sed -n 's/^image_hash/&/p'; echo "status ${PIPESTATUS[0]}")
 		got=$(echo "$got" | paste -sd ' ')
+		want=${want//@hash@/$made_hash}
 		[ "$got" = "$want" ] ||
-			{ echo "[kernel env] ssh doing '$answer': '$got', not '$want'"; fail=1; }
+			{ echo "[kernel env] a box with $box: '$got', not '$want'"; fail=1; }
 	done <<'EOS'
-echo 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef '  -'|image_hash 0123456789abcdef status 0
-exit 0|image_hash  status 0
-echo 'ssh: connect to host h port 2222: Connection refused' >&2; exit 255|status 1
+image image_hash @hash@ status 0
+none image_hash  status 0
+refused status 1
 EOS
 	return $fail
 }
