@@ -375,10 +375,10 @@ check_box_resume()
 }
 
 # check_box_counted DIR: the box of DIR runs in a QEMU that counts
-# instructions, for check_box_resume and check_box_icount, since the
-# reboot after box_grub_panic's panic or, where that check did not get
-# so far, after a reboot of its own, with DIR/icount there; it is on its
-# first kernel; its time now, after which none of its files may change
+# instructions, for check_box_resume and check_box_icount, since
+# box_grub_panic's reboots or, where that check did not get so far,
+# after a reboot of its own, with DIR/icount there; it is on its first
+# kernel; its time now, after which none of its files may change
 # (check_box_unchanged)
 check_box_counted()
 {
@@ -585,10 +585,11 @@ check_box_grub()
 # (trace lacks the disk's driver), by grub-reboot: GRUB cleared its
 # one-time entry as it booted it, so the boot after the panic is the
 # box's default, its own kernel, and the run names the kernel that did
-# not come back; GRUB's files are still FILES (box_grub_files). The
-# QEMU that boots after the panic counts instructions (DIR/icount), as
-# the checks after this one's need (check_box_counted): one reboot of
-# the box fewer, and only ssh commands run before them.
+# not come back; GRUB's files are still FILES (box_grub_files). From
+# the reboot into that kernel on, each QEMU counts instructions
+# (DIR/icount), that boot's and the one after the panic, as the checks
+# after this one's need (check_box_counted): one reboot of the box
+# fewer, and only ssh commands run between.
 box_grub_panic()
 {
 	local dir=$1 out=$TB_OUT/box-grub-nodisk size rc after
@@ -762,10 +763,10 @@ step_box()
 		check_box_config "$dir"
 		result $? "bench.sh --box-config: the box's kernel configuration read over ssh, a variant configured on it, every option changed named"
 		# the checks before need no counted instructions, which slow
-		# every boot of the box: the last boot, after the GRUB panic,
-		# started counting them
+		# every boot of the box: the GRUB panic's reboots began
+		# counting them
 		check_box_counted "$dir"
-		result $? "box: rebooted, a new QEMU counts instructions; on its first kernel"
+		result $? "box: a QEMU that counts instructions since a reboot; on its first kernel"
 		check_box_resume "$dir" "$1"
 		result $? "bench.sh --target: three kernels; Ctrl-C stops after the run, --resume completes the directory; report.py names the box"
 		check_box_icount
