@@ -137,6 +137,57 @@ EOS
 	return $fail
 }
 
+# check_target_lock_race: runs that find the target's lock stale (its
+# owner a process of this host's that is gone) all at once, through a
+# stand-in ssh that runs each command here, against a directory that
+# stands in for the box's, every contender let go together at each of
+# the two steps (a barrier): in each of LOCK_RACE_ROUNDS rounds exactly
+# one takes it over, the lock names it, and the takeover's own lock is
+# gone. Without that second lock, two or three took it over in 9 to 12
+# rounds of 30.
+LOCK_RACE_ROUNDS=30
+LOCK_RACE_RUNS=6
+check_target_lock_race()
+{
+	local d=$TB_OUT/lock-race round i dead won pids fail=0
+
+	rm -rf "$d" && mkdir -p "$d/bin" || return 1
+	cat >"$d/bin/ssh" <<EOS || return 1
+#!/bin/sh
+for a; do :; done
+case "\$a" in *lock.takeover*) step=2 ;; *) step=1 ;; esac
+touch "$d/go\$step.\$\$"
+while [ "\$(ls $d/go\$step.* | wc -l)" -lt $LOCK_RACE_RUNS ]; do :; done
+exec sh -c "\$a"
+EOS
+	chmod +x "$d/bin/ssh" || return 1
+	for ((round = 1; round <= LOCK_RACE_ROUNDS; round++)); do
+		rm -rf "$d/box" "$d"/go* "$d"/won.* && mkdir -p "$d/box/lock" || return 1
+		true &
+		dead=$!
+		wait $dead
+		echo "$HOSTNAME $dead since then" >"$d/box/lock/owner"
+		pids=()
+		for ((i = 1; i <= LOCK_RACE_RUNS; i++)); do
+			(ssh_stand_in "$d/bin"
+			 # shellcheck disable=SC2034 # read by tb_target_lock
+			 TB_TARGET_DIR=$d/box
+			 tb_target_lock "run $i" 2>/dev/null && touch "$d/won.$i") </dev/null &
+			pids+=($!)
+		done
+		wait "${pids[@]}"
+		won=$(cd "$d" && ls won.* 2>/dev/null)
+		if [ "$(echo "$won" | grep -c .)" != 1 ] ||
+		   [ "$(cat "$d/box/lock/owner")" != "run ${won#won.}" ] ||
+		   [ -e "$d/box/lock.takeover" ]; then
+			echo "[lock race] round $round: taken over by $(echo "$won" | paste -sd ' '), the lock's owner $(cat "$d/box/lock/owner"), $(cd "$d/box" && echo *) there"
+			fail=1
+		fi
+	done
+	rm -rf "$d"
+	return $fail
+}
+
 # box_run_plan DIR PLAN...: tb_box_run on a stand-in QEMU, whose Nth
 # start does the Nth word of PLAN: reboot, count (asks the next QEMU to
 # count instructions, DIR/icount, and reboots), off (the kernel's
