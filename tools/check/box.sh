@@ -739,6 +739,8 @@ step_box()
 	result $? "target: ssh's options: a command on its own connection, the shared one's master bounded, its control on its socket, the target named alike"
 	check_kernel_env
 	result $? "target: an installed kernel is described by the hash the box gives of its image, none where it lacks it, and not at all where ssh fails"
+	check_switch_probes
+	result $? "target: a switch probes the box that boots every 3 s, then longer, for a box behind a jump host, up to a bound, and ends at the first answer from another boot"
 	check_target_lock_race
 	result $? "target: of $LOCK_RACE_RUNS runs that find its lock stale at once, one takes it over, in each of $LOCK_RACE_ROUNDS rounds"
 	# the kernel the box's runs send most, built before the box boots:

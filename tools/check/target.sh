@@ -188,6 +188,71 @@ EOS
 	return $fail
 }
 
+# check_switch_probes: tb_target_switch's probes of a box that boots,
+# through a stand-in ssh that loads the kernel at once, then fails
+# PROBE_FAILS probes, then answers from a new boot, each probe's
+# ConnectTimeout noted (sleep stubbed: no second waited): sshd's first
+# words are waited for 2 s in the first eight probes, then a second
+# more after each failure, up to 15 (a box behind a jump host, whose own
+# login comes first), the whole probe 5 s, then a second more after each
+# failure, up to 25; and the switch ends at the first answer from
+# another boot, checked as the kernel sent
+PROBE_FAILS=24
+check_switch_probes()
+{
+	local d=$TB_OUT/switch-probes got want n
+
+	rm -rf "$d" && mkdir -p "$d/bin" || return 1
+	cat >"$d/bin/ssh" <<EOS || return 1
+#!/bin/sh
+for a; do :; done
+case "\$a" in
+*'echo loaded'*)	cat >/dev/null; echo loaded; exit 0 ;;
+esac
+n=\$(cat "$d/probes" 2>/dev/null || echo 0)
+echo \$((n + 1)) >"$d/probes"
+# the first, before the switch, answers from the old boot
+[ "\$n" = 0 ] && { printf '6.12.1\n#1 old\nold-boot\n'; exit 0; }
+for o; do
+	case \$o in ConnectTimeout=*) echo "\${o#*=}" >>"$d/connect" ;; esac
+done
+[ "\$n" -le $PROBE_FAILS ] && exit 255
+printf '6.12.2\n#2 new\nnew-boot\n'
+EOS
+	chmod +x "$d/bin/ssh" || return 1
+	# shellcheck disable=SC2317 # called by tb_target_switch and tb_ssh
+	got=$( (ssh_stand_in "$d/bin"
+		sleep() { :; }
+		# timeout -k 5 BOUND ssh ...: its bound noted
+		timeout() { echo "$3" >>"$d/bound"; shift 3; "$@"; }
+		tb_target_switch /k '' 'ro' 6.12.2 '#2 new') 2>&1; echo "status $?")
+	want="status 0"
+	[ "$got" = "$want" ] || { echo "[switch probes] '$got', not '$want'"; return 1; }
+	got=$(paste -sd ' ' "$d/connect")
+	want="2 2 2 2 2 2 2 2"
+	for ((n = 3; n <= 15; n++)); do
+		want+=" $n"
+	done
+	while [ "$(wc -w <<<"$want")" -le $PROBE_FAILS ]; do
+		want+=" 15"
+	done
+	[ "$got" = "$want" ] ||
+		{ echo "[switch probes] ConnectTimeout of each probe: $got, not $want"; return 1; }
+	# the whole probe's bound: 5 s, a second more after each failure,
+	# up to 25 (the load's and the first uname's are the caller's: none)
+	got=$(paste -sd ' ' "$d/bound")
+	want=""
+	for ((n = 5; n <= 25; n++)); do
+		want+="$n "
+	done
+	while [ "$(wc -w <<<"$want")" -le $PROBE_FAILS ]; do
+		want+="25 "
+	done
+	[ "$got" = "${want% }" ] ||
+		{ echo "[switch probes] each probe's bound: $got, not ${want% }"; return 1; }
+	rm -rf "$d"
+}
+
 # box_run_plan DIR PLAN...: tb_box_run on a stand-in QEMU, whose Nth
 # start does the Nth word of PLAN: reboot, count (asks the next QEMU to
 # count instructions, DIR/icount, and reboots), off (the kernel's
