@@ -742,7 +742,7 @@ step_box()
 	check_switch_probes
 	result $? "target: a switch probes the box that boots every 3 s, then longer, for a box behind a jump host, up to a bound, and ends at the first answer from another boot"
 	check_target_lock_race
-	result $? "target: of $LOCK_RACE_RUNS runs that find its lock stale at once, one takes it over, in each of $LOCK_RACE_ROUNDS rounds"
+	result $? "target: of $LOCK_RACE_RUNS runs that find its lock stale and go at once, one takes it over, in each of $LOCK_RACE_ROUNDS rounds"
 	# the kernel the box's runs send most, built before the box boots:
 	# on an empty cache, ten minutes better spent before than beside it
 	box_kernel_tree >/dev/null

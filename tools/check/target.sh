@@ -140,40 +140,75 @@ EOS
 # check_target_lock_race: runs that find the target's lock stale (its
 # owner a process of this host's that is gone) all at once, through a
 # stand-in ssh that runs each command here, against a directory that
-# stands in for the box's, every contender let go together at each of
-# the two steps (a barrier): in each of LOCK_RACE_ROUNDS rounds exactly
-# one takes it over, the lock names it, and the takeover's own lock is
-# gone. Without that second lock, two or three took it over in 9 to 12
-# rounds of 30.
+# stands in for the box's. Before each of the two steps, each contender
+# says it is there and waits on the step's FIFO, which this shell fills
+# once all are there (or after LOCK_RACE_WAIT s, so that one that never
+# comes does not hang the test): they go together. In each of
+# LOCK_RACE_ROUNDS rounds exactly one takes the lock over, the lock names
+# it, and the takeover's own lock is gone (the rounds stop at the first
+# that fails). Without that second lock, two or more took it over in 16
+# to 22 rounds of 30.
 LOCK_RACE_ROUNDS=30
 LOCK_RACE_RUNS=6
+LOCK_RACE_WAIT=30
+
+# here DIR PREFIX: how many files of DIR are named PREFIX.SOMETHING
+here()
+{
+	local f n=0
+
+	for f in "$1/$2".*; do
+		[ -e "$f" ] && n=$((n + 1))
+	done
+	echo $n
+}
+
 check_target_lock_race()
 {
-	local d=$TB_OUT/lock-race round i dead won pids fail=0
+	local d=$TB_OUT/lock-race round i step won pids t fd fail=0
 
-	rm -rf "$d" && mkdir -p "$d/bin" || return 1
+	rm -rf "$d" && mkdir -p "$d/bin" && mkfifo "$d/fifo1" "$d/fifo2" || return 1
 	cat >"$d/bin/ssh" <<EOS || return 1
 #!/bin/sh
 for a; do :; done
 case "\$a" in *lock.takeover*) step=2 ;; *) step=1 ;; esac
-touch "$d/go\$step.\$\$"
-while [ "\$(ls $d/go\$step.* | wc -l)" -lt $LOCK_RACE_RUNS ]; do :; done
+: >"$d/go\$step.\$\$"
+read -r _ <"$d/fifo\$step"
 exec sh -c "\$a"
 EOS
 	chmod +x "$d/bin/ssh" || return 1
+	# held open here, read and write, so that no contender's read of a
+	# FIFO ends for want of a writer
+	exec {fifo1}<>"$d/fifo1" {fifo2}<>"$d/fifo2"
 	for ((round = 1; round <= LOCK_RACE_ROUNDS; round++)); do
-		rm -rf "$d/box" "$d"/go* "$d"/won.* && mkdir -p "$d/box/lock" || return 1
-		true &
-		dead=$!
-		wait $dead
-		echo "$HOSTNAME $dead since then" >"$d/box/lock/owner"
+		rm -rf "$d/box" "$d"/go* "$d"/won.*
+		mkdir -p "$d/box/lock" || { fail=1; break; }
+		# above PID_MAX_LIMIT: a process of this host's that no
+		# longer is, whatever pids are in use meanwhile
+		echo "$HOSTNAME 4194304 since then" >"$d/box/lock/owner"
 		pids=()
 		for ((i = 1; i <= LOCK_RACE_RUNS; i++)); do
 			(ssh_stand_in "$d/bin"
 			 # shellcheck disable=SC2034 # read by tb_target_lock
 			 TB_TARGET_DIR=$d/box
-			 tb_target_lock "run $i" 2>/dev/null && touch "$d/won.$i") </dev/null &
+			 tb_target_lock "run $i" 2>/dev/null && : >"$d/won.$i") </dev/null &
 			pids+=($!)
+		done
+		for step in 1 2; do
+			t=$((SECONDS + LOCK_RACE_WAIT))
+			while [ "$(here "$d" go$step)" -lt $LOCK_RACE_RUNS ] &&
+			      [ $SECONDS -lt $t ]; do
+				sleep 0.01
+			done
+			if [ "$(here "$d" go$step)" != $LOCK_RACE_RUNS ]; then
+				echo "[lock race] round $round: $(here "$d" go$step) of $LOCK_RACE_RUNS at step $step"
+				fail=1
+			fi
+			fd=$fifo1
+			[ $step = 1 ] || fd=$fifo2
+			for ((i = 1; i <= LOCK_RACE_RUNS; i++)); do
+				echo go
+			done >&"$fd"
 		done
 		wait "${pids[@]}"
 		won=$(cd "$d" && ls won.* 2>/dev/null)
@@ -183,8 +218,10 @@ EOS
 			echo "[lock race] round $round: taken over by $(echo "$won" | paste -sd ' '), the lock's owner $(cat "$d/box/lock/owner"), $(cd "$d/box" && echo *) there"
 			fail=1
 		fi
+		[ $fail = 0 ] || break
 	done
-	rm -rf "$d"
+	exec {fifo1}>&- {fifo2}>&-
+	[ $fail = 1 ] || rm -rf "$d"
 	return $fail
 }
 
