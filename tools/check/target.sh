@@ -227,17 +227,18 @@ EOS
 
 # check_switch_probes: tb_target_switch's probes of a box that boots,
 # through a stand-in ssh that loads the kernel at once, then fails
-# PROBE_FAILS probes, then answers from a new boot, each probe's
-# ConnectTimeout noted (sleep stubbed: no second waited): sshd's first
-# words are waited for 2 s in the first eight probes, then a second
-# more after each failure, up to 15 (a box behind a jump host, whose own
-# login comes first), the whole probe 5 s, then a second more after each
-# failure, up to 25; and the switch ends at the first answer from
-# another boot, checked as the kernel sent
+# PROBE_FAILS probes, then answers from a new boot, with sleep and
+# timeout stubbed to note their words (no second waited): a second
+# between probes; sshd's first words waited for 2 s in the first eight
+# probes, then a second more after each failure, up to 15 (a box behind
+# a jump host, whose own login comes first); the whole probe bounded by
+# timeout -k 5 at 5 s, then a second more after each failure, up to 25;
+# and the switch ends at the first answer from another boot, checked as
+# the kernel sent: one of another version is refused, naming both
 PROBE_FAILS=24
 check_switch_probes()
 {
-	local d=$TB_OUT/switch-probes got want n
+	local d=$TB_OUT/switch-probes got want n version
 
 	rm -rf "$d" && mkdir -p "$d/bin" || return 1
 	cat >"$d/bin/ssh" <<EOS || return 1
@@ -257,15 +258,29 @@ done
 printf '6.12.2\n#2 new\nnew-boot\n'
 EOS
 	chmod +x "$d/bin/ssh" || return 1
-	# shellcheck disable=SC2317 # called by tb_target_switch and tb_ssh
-	got=$( (ssh_stand_in "$d/bin"
-		sleep() { :; }
-		# timeout -k 5 BOUND ssh ...: its bound noted
-		timeout() { echo "$3" >>"$d/bound"; shift 3; "$@"; }
-		tb_target_switch /k '' 'ro' 6.12.2 '#2 new') 2>&1; echo "status $?")
-	want="status 0"
-	[ "$got" = "$want" ] || { echo "[switch probes] '$got', not '$want'"; return 1; }
-	got=$(paste -sd ' ' "$d/connect")
+	# another version first: the words noted are the switch's that ends
+	for version in '#3 other' '#2 new'; do
+		rm -f "$d/probes" "$d/connect" "$d/bound" "$d/sleeps"
+		# shellcheck disable=SC2317 # called by tb_target_switch and tb_ssh
+		got=$( (ssh_stand_in "$d/bin"
+			# shellcheck disable=SC2034 # read by tb_target_switch
+			TB_TARGET_WAIT=120
+			sleep() { echo "$*" >>"$d/sleeps"; }
+			timeout() { echo "$1 $2 $3" >>"$d/bound"; shift 3; "$@"; }
+			tb_target_switch /k '' 'ro' 6.12.2 "$version") 2>&1
+			echo "status $?")
+		want="status 0"
+		[ "$version" = '#2 new' ] ||
+			want="tracerbench: the target came back on 6.12.2 #2 new, not on the kernel sent: 6.12.2 $version
+status 1"
+		[ "$got" = "$want" ] ||
+			{ echo "[switch probes] to $version: '$got', not '$want'"; return 1; }
+	done
+	got=$(paste -sd ' ' "$d/sleeps" 2>/dev/null)
+	want=$(printf '1 %.0s' $(seq 0 $PROBE_FAILS))
+	[ "$got" = "${want% }" ] ||
+		{ echo "[switch probes] sleeps between probes: $got, not ${want% }"; return 1; }
+	got=$(paste -sd ' ' "$d/connect" 2>/dev/null)
 	want="2 2 2 2 2 2 2 2"
 	for ((n = 3; n <= 15; n++)); do
 		want+=" $n"
@@ -275,15 +290,15 @@ EOS
 	done
 	[ "$got" = "$want" ] ||
 		{ echo "[switch probes] ConnectTimeout of each probe: $got, not $want"; return 1; }
-	# the whole probe's bound: 5 s, a second more after each failure,
-	# up to 25 (the load's and the first uname's are the caller's: none)
-	got=$(paste -sd ' ' "$d/bound")
+	# the whole probe's bound (the load's and the first uname's are
+	# the caller's: none)
+	got=$(paste -sd ' ' "$d/bound" 2>/dev/null)
 	want=""
 	for ((n = 5; n <= 25; n++)); do
-		want+="$n "
+		want+="-k 5 $n "
 	done
-	while [ "$(wc -w <<<"$want")" -le $PROBE_FAILS ]; do
-		want+="25 "
+	while [ "$(wc -w <<<"$want")" -le $((3 * PROBE_FAILS)) ]; do
+		want+="-k 5 25 "
 	done
 	[ "$got" = "${want% }" ] ||
 		{ echo "[switch probes] each probe's bound: $got, not ${want% }"; return 1; }
