@@ -110,7 +110,7 @@ check_box_boot()
 
 	rel=$(tb_release "$2") && img=$(tb_vmlinuz "$2") || return 1
 	box_t0=$SECONDS
-	# without icount until check_box_counted
+	# without icount until box_grub_panic's reboots
 	TB_CPUS=2 TB_MEM=1G TB_ICOUNT=0 tb_box_start "$dir" "$img" "$rel" || return 1
 	! box_counts "$dir" ||
 		{ echo "[box] its QEMU counts instructions from the start"; return 1; }
@@ -670,7 +670,8 @@ check_box_config()
 }
 
 # check_box_unchanged DIR: no file of the box outside the tool's
-# directory changed since it booted (check_box_boot) or rebooted
+# directory changed since DIR/since, taken when it booted
+# (check_box_boot) and again as the counted checks began
 # (check_box_counted); the tool's own files there are found, so that a
 # find that finds nothing cannot pass
 check_box_unchanged()
@@ -776,7 +777,7 @@ step_box()
 		check_box_icount
 		result $? "bench.sh --target: under icount, the box's medians of a kernel are those of its image booted by bench.sh"
 		check_box_unchanged "$dir"
-		result $? "bench.sh --target: no file of the box outside its directory changed by the runs since its reboot"
+		result $? "bench.sh --target: no file of the box outside its directory changed by the counted checks' runs"
 		check_box_off "$dir"
 		result $? "box: powers off when told"
 	else

@@ -2,9 +2,11 @@
 # shellcheck shell=bash
 # The mechanisms of bench.sh --target and of the QEMU box checked on the
 # host, with stand-ins, no box booted: the target's address forms, the
-# box's QEMU loop (tb_box_run) on a stand-in QEMU, and the one-time GRUB
-# entry with stand-ins for GRUB's tools. step_box (tools/check/box.sh)
-# runs them before the box boots. Sourced by tools/check.sh.
+# one-time GRUB entry (stand-ins for GRUB's tools), a copy to the box,
+# ssh's words, an installed kernel's description, a switch's probes and
+# the lock's takeover (stand-ins for ssh), and the box's QEMU loop
+# (tb_box_run, a stand-in QEMU). step_box (tools/check/box.sh) runs them
+# before the box boots. Sourced by tools/check.sh.
 
 # check_target_forms: tb_target_parse takes ssh://[USER@]HOST[:PORT] and
 # nothing else, and a kernel that came back other than the one sent is
