@@ -39,6 +39,7 @@
 # describes the kernel; OUTDIR/env the rest when collect.sh runs on a host.
 
 TB=${TB:-/sys/kernel/debug/tracerbench}
+CLOCKSOURCE=${CLOCKSOURCE:-/sys/devices/system/clocksource/clocksource0/current_clocksource}
 TRACING=${TRACING:-/sys/kernel/tracing}
 [ -d "$TRACING/events" ] || TRACING=/sys/kernel/debug/tracing
 EVENTS=$TRACING/events/preemptirq/enable
@@ -306,6 +307,24 @@ for l in $labels; do
 	} >"$out/kernels/$l.env"
 	[ $emit = 1 ] && emit "$out/kernels/$l.env"
 done
+
+# The kernel's clock settled first. x86 boots on tsc-early, the TSC at
+# the frequency a short calibration found, and a second or two later
+# switches to tsc, refined against the HPET or the PM timer, stopping
+# every CPU to switch. A run before that dates its counter by the early
+# frequency (a QEMU guest's first run was 779 ppm off the others'
+# counter_hz, which report.py refuses past 2000), and the switch may
+# stall one of its windows.
+if [ "$(cat "$CLOCKSOURCE" 2>/dev/null)" = tsc-early ]; then
+	echo "collect.sh: the kernel's clocksource is tsc-early: waiting for the calibrated tsc, 30 s at most" >&2
+	n=0
+	while [ "$(cat "$CLOCKSOURCE")" = tsc-early ] && [ $n -lt 300 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	[ "$(cat "$CLOCKSOURCE")" != tsc-early ] ||
+		echo "collect.sh: warning: the clocksource is still tsc-early: the runs' ns and counter_hz follow its early calibration" >&2
+fi
 
 start=$(date +%s)
 nlabels=$(echo "$labels" | wc -w)

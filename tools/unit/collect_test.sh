@@ -15,7 +15,8 @@ trap 'rm -rf "$tmp"' EXIT
 passed=0 failed=0
 # shellcheck source=tools/lib/harness.sh
 . "$top/tools/lib/harness.sh"
-export TB=$tmp/tb TRACING=$tmp/tracing
+export TB=$tmp/tb TRACING=$tmp/tracing CLOCKSOURCE=$tmp/clocksource
+echo tsc >"$CLOCKSOURCE"
 
 mkdir -p "$TB/irq" "$TB/preempt" "$TRACING/events/preemptirq"
 printf '%s\n' "run 7" "irq.median 75" "preempt.median 105" \
@@ -82,6 +83,27 @@ rm "$tmp/stop"
 collect "$tmp/going" --stop-file "$tmp/stop" >/dev/null 2>&1
 [ "$(find "$tmp/going/runs" -name meta | wc -l)" = 8 ]
 result $? "--stop-file: every run while the file is not there"
+
+# a kernel still on tsc-early: no run until its clocksource is tsc,
+# which this shell sets once collect.sh says it waits
+echo tsc-early >"$CLOCKSOURCE"
+collect "$tmp/early" >/dev/null 2>"$tmp/early.err" &
+pid=$!
+n=0
+until grep -q "clocksource is tsc-early: waiting" "$tmp/early.err" 2>/dev/null ||
+	! kill -0 $pid 2>/dev/null || [ $n -ge 600 ]; do
+	sleep 0.05
+	n=$((n + 1))
+done
+sleep 0.3
+runs=$(cd "$tmp/early/runs" 2>/dev/null && printf '%s ' *)
+echo tsc >"$CLOCKSOURCE"
+wait $pid
+rc=$?
+{ [ "$runs" = "* " ] || [ -z "$runs" ]; } && [ $rc = 0 ] &&
+	[ -f "$tmp/early/runs/b.on.r2/meta" ] &&
+	! grep -q warning "$tmp/early.err"
+result $? "a clocksource still tsc-early: no run until it is tsc (runs before: '$runs', exit $rc)"
 
 echo "$passed passed, $failed failed"
 [ $failed = 0 ]
