@@ -238,9 +238,22 @@ EOS
 # and the switch ends at the first answer from another boot, checked as
 # the kernel sent: one of another version is refused, naming both
 PROBE_FAILS=24
+
+# noted FILE WHAT WANT: FILE's lines, joined by spaces, are WANT; 1,
+# saying WHAT they are instead, if not
+noted()
+{
+	local got
+
+	got=$(paste -sd ' ' "$1" 2>/dev/null)
+	[ "$got" = "$3" ] && return 0
+	echo "[switch probes] $2: $got, not $3"
+	return 1
+}
+
 check_switch_probes()
 {
-	local d=$TB_OUT/switch-probes got want n version
+	local d=$TB_OUT/switch-probes got want n c b version sleeps connect bound
 
 	rm -rf "$d" && mkdir -p "$d/bin" || return 1
 	cat >"$d/bin/ssh" <<EOS || return 1
@@ -278,32 +291,21 @@ status 1"
 		[ "$got" = "$want" ] ||
 			{ echo "[switch probes] to $version: '$got', not '$want'"; return 1; }
 	done
-	got=$(paste -sd ' ' "$d/sleeps" 2>/dev/null)
-	want=$(printf '1 %.0s' $(seq 0 $PROBE_FAILS))
-	[ "$got" = "${want% }" ] ||
-		{ echo "[switch probes] sleeps between probes: $got, not ${want% }"; return 1; }
-	got=$(paste -sd ' ' "$d/connect" 2>/dev/null)
-	want="2 2 2 2 2 2 2 2"
-	for ((n = 3; n <= 15; n++)); do
-		want+=" $n"
+	# what each probe n (1 to PROBE_FAILS + 1) should have noted
+	sleeps="" connect="" bound=""
+	for ((n = 1; n <= PROBE_FAILS + 1; n++)); do
+		sleeps+="1 "
+		c=$((n - 6))
+		[ $c -ge 2 ] || c=2
+		[ $c -le 15 ] || c=15
+		connect+="$c "
+		b=$((n + 4))
+		[ $b -le 25 ] || b=25
+		bound+="-k 5 $b "
 	done
-	while [ "$(wc -w <<<"$want")" -le $PROBE_FAILS ]; do
-		want+=" 15"
-	done
-	[ "$got" = "$want" ] ||
-		{ echo "[switch probes] ConnectTimeout of each probe: $got, not $want"; return 1; }
-	# the whole probe's bound (the load's and the first uname's are
-	# the caller's: none)
-	got=$(paste -sd ' ' "$d/bound" 2>/dev/null)
-	want=""
-	for ((n = 5; n <= 25; n++)); do
-		want+="-k 5 $n "
-	done
-	while [ "$(wc -w <<<"$want")" -le $((3 * PROBE_FAILS)) ]; do
-		want+="-k 5 25 "
-	done
-	[ "$got" = "${want% }" ] ||
-		{ echo "[switch probes] each probe's bound: $got, not ${want% }"; return 1; }
+	noted "$d/sleeps" "sleeps between probes" "${sleeps% }" &&
+		noted "$d/connect" "ConnectTimeout of each probe" "${connect% }" &&
+		noted "$d/bound" "each probe's bound" "${bound% }" || return 1
 	rm -rf "$d"
 }
 
