@@ -315,16 +315,17 @@ done
 # frequency (a QEMU guest's first run was 779 ppm off the others'
 # counter_hz, which report.py refuses past 2000), and the switch may
 # stall one of its windows.
-if [ "$(cat "$CLOCKSOURCE" 2>/dev/null)" = tsc-early ]; then
-	echo "collect.sh: the kernel's clocksource is tsc-early: waiting for the calibrated tsc, 30 s at most" >&2
-	n=0
-	while [ "$(cat "$CLOCKSOURCE")" = tsc-early ] && [ $n -lt 300 ]; do
-		sleep 0.1
-		n=$((n + 1))
-	done
-	[ "$(cat "$CLOCKSOURCE")" != tsc-early ] ||
+n=0
+while [ "$(cat "$CLOCKSOURCE" 2>/dev/null)" = tsc-early ]; do
+	[ $n != 0 ] ||
+		echo "collect.sh: the kernel's clocksource is tsc-early: waiting for the calibrated tsc, 30 s at most" >&2
+	if [ $n = 300 ]; then
 		echo "collect.sh: warning: the clocksource is still tsc-early: the runs' ns and counter_hz follow its early calibration" >&2
-fi
+		break
+	fi
+	sleep 0.1
+	n=$((n + 1))
+done
 
 start=$(date +%s)
 nlabels=$(echo "$labels" | wc -w)
