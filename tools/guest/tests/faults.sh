@@ -66,15 +66,15 @@ fault_setup()
 	# read once, not at each look: a debug kernel has many symbols
 	cat /proc/kallsyms >$syms ||
 		{ diag "cannot copy /proc/kallsyms"; rm -f $syms; return 1; }
-	text=$(cat /sys/module/tracerbench/sections/.text)
 	stext=0x$(grep ' _stext$' $syms | cut -d' ' -f1)
-	in_modules "$text" || { diag "module text $text not in the area"; rm -f $syms; return 1; }
-	in_modules "$stext" && { diag "kernel text $stext in the area"; rm -f $syms; return 1; }
 	if grep -q ' [tT] kmemleak_alloc$' $syms; then
 		reject=$(text_extent $syms __alloc_object) ||
 			diag "kmemleak's __alloc_object not found once: its objects' points counted"
 	fi
 	rm -f $syms
+	text=$(cat /sys/module/tracerbench/sections/.text)
+	in_modules "$text" || { diag "module text $text not in the area"; return 1; }
+	in_modules "$stext" && { diag "kernel text $stext in the area"; return 1; }
 	for f in failslab fail_page_alloc; do
 		d=/sys/kernel/debug/$f
 		[ -d $d ] || { diag "no $d"; return 1; }
