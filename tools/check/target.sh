@@ -50,6 +50,19 @@ ssh_stand_in()
 	TB_TARGET_SSH_OPTS=(-o X=1)
 }
 
+# ssh_runs_here FILE [LINE...]: at FILE, a stand-in for ssh that runs
+# its command, its last word ($cmd), here, after the LINEs, which may
+# end it first
+ssh_runs_here()
+{
+	local file=$1
+
+	shift
+	# shellcheck disable=SC2016 # the stand-in's lines, as they are
+	printf '%s\n' '#!/bin/sh' 'for cmd; do :; done' "$@" 'exec sh -c "$cmd"' \
+		>"$file" && chmod +x "$file"
+}
+
 # check_ssh_args: what tb_ssh and tb_ssh_control give ssh (a stand-in
 # that writes its words, a line each, to DIR/words): a command connects
 # on its own (ControlPath=none: no connection of the user's
@@ -101,15 +114,8 @@ check_kernel_env()
 	local d=$TB_OUT/kernel-env got want fail=0 image made_hash
 
 	rm -rf "$d" && mkdir -p "$d" || return 1
-	# the stand-in: the command, its last word, run here
-	cat >"$d/ssh" <<EOS || return 1
-#!/bin/sh
-[ ! -e "$d/refused" ] ||
-	{ echo "ssh: connect to host h port 2222: Connection refused" >&2; exit 255; }
-for a; do :; done
-exec sh -c "\$a"
-EOS
-	chmod +x "$d/ssh" || return 1
+	ssh_runs_here "$d/ssh" "[ ! -e '$d/refused' ] || { echo 'ssh: connect to host h port 2222: Connection refused' >&2; exit 255; }" ||
+		return 1
 	image=$d/vmlinuz
 	head -c 4096 /dev/urandom >"$image.made" &&
 		made_hash=$(sha256sum <"$image.made" | cut -c 1-16) || return 1
@@ -170,15 +176,10 @@ check_target_lock_race()
 	local d=$TB_OUT/lock-race round i step won pids t fd fail=0
 
 	rm -rf "$d" && mkdir -p "$d/bin" && mkfifo "$d/fifo1" "$d/fifo2" || return 1
-	cat >"$d/bin/ssh" <<EOS || return 1
-#!/bin/sh
-for a; do :; done
-case "\$a" in *lock.takeover*) step=2 ;; *) step=1 ;; esac
-: >"$d/go\$step.\$\$"
-read -r _ <"$d/fifo\$step"
-exec sh -c "\$a"
-EOS
-	chmod +x "$d/bin/ssh" || return 1
+	# shellcheck disable=SC2016 # the stand-in's lines, as they are
+	ssh_runs_here "$d/bin/ssh" \
+		'case "$cmd" in *lock.takeover*) step=2 ;; *) step=1 ;; esac' \
+		": >'$d/go'\$step.\$\$" "read -r _ <'$d/fifo'\$step" || return 1
 	# held open here, read and write, so that no contender's read of a
 	# FIFO ends for want of a writer
 	exec {fifo1}<>"$d/fifo1" {fifo2}<>"$d/fifo2"
@@ -498,19 +499,17 @@ check_target_put()
 	local d=$TB_OUT/target-put
 
 	rm -rf "$d" && mkdir -p "$d/bin" "$d/box" || return 1
-	# shellcheck disable=SC2016 # the stand-in's script, as it is
-	printf '%s\n' '#!/bin/bash' \
-		'if [ -n "${CUT:-}" ]; then head -c "$CUT"; else cat; fi | sh -c "${*: -1}"' \
-		>"$d/bin/ssh" && chmod +x "$d/bin/ssh" || return 1
+	# shellcheck disable=SC2016 # the stand-in's lines, as they are
+	ssh_runs_here "$d/bin/ssh" \
+		'[ -z "${CUT:-}" ] || { head -c "$CUT" | sh -c "$cmd"; exit; }' ||
+		return 1
 	head -c 5000 /dev/urandom >"$d/file" && echo before >"$d/box/old" || return 1
-	if ! (PATH=$d/bin:$PATH TB_TARGET_PORT=22 TB_TARGET_USER=root \
-		TB_TARGET_HOST=box tb_target_put "$d/file" "$d/box/new") ||
+	if ! (ssh_stand_in "$d/bin"; tb_target_put "$d/file" "$d/box/new") ||
 	   ! cmp -s "$d/file" "$d/box/new"; then
 		echo "[target] a whole copy did not take its name"
 		return 1
 	fi
-	(CUT=1000 PATH=$d/bin:$PATH TB_TARGET_PORT=22 TB_TARGET_USER=root \
-		TB_TARGET_HOST=box tb_target_put "$d/file" "$d/box/old") &&
+	(ssh_stand_in "$d/bin"; CUT=1000 tb_target_put "$d/file" "$d/box/old") &&
 		{ echo "[target] a cut copy succeeded"; return 1; }
 	[ "$(cat "$d/box/old")" = before ] ||
 		{ echo "[target] a cut copy took the name of the file there"; return 1; }
