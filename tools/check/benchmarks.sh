@@ -378,8 +378,35 @@ check_bench()
 	else
 		result 1 "report.py reads the plain TCG results"
 	fi
+	expect_env "$icount" tcg-icount "tcg -icount $TB_ICOUNT_ARG" &&
+		expect_env "$tcg" tcg tcg
+	result $? "bench.sh: env names the arch, mode, QEMU, the guests' machine and CPU, accelerator and CPUs"
 	echo "[bench] the comparisons took $((SECONDS - start)) s"
 }
+# expect_env DIR MODE ACCEL: DIR/env says what its runs ran on: the
+# architecture, MODE, this QEMU, the guests' machine and CPU as the
+# arch's file gives them (x86-64's without cx16), the accelerator ACCEL
+# and the guest's CPUs
+expect_env()
+{
+	local d=$1 line fail=0
+
+	[ -f "$d/env" ] || { echo "[bench] no $d/env"; return 1; }
+	while IFS= read -r line; do
+		grep -qxF "$line" "$d/env" && continue
+		echo "[bench] $d/env has no line '$line': $(grep "^${line%% *} " "$d/env" | paste -sd '|')"
+		fail=1
+	done <<EOS
+arch $TB_ARCH
+mode $2
+qemu $("$TB_QEMU" --version | head -n 1)
+qemu_machine ${TB_QEMU_MACHINE[*]}
+qemu_accel $3
+guest_cpus $TB_CPUS
+EOS
+	return $fail
+}
+
 # check_resume_refused DIR: --resume refuses a copy of DIR whose kernel
 # is not the one it was made with (another image_hash), before any boot,
 # and leaves the copy as it was
@@ -541,7 +568,8 @@ check_bench_arch()
 	result $? "bench.sh --arch $TB_ARCH --icount: trace and pad-irqoff"
 	sed "s/^/[bench $TB_ARCH] /" "$dir.log"
 	"$TB_TOP/tools/report.py" "$dir" | sed "s/^/[report $TB_ARCH] /"
-	report_json "$dir" trace.off "$dir/report.json" || return 1
+	expect_env "$dir" tcg-icount "tcg -icount $TB_ICOUNT_ARG" &&
+		report_json "$dir" trace.off "$dir/report.json" || return 1
 	ticks=$($PY -c 'import json, sys
 t = json.load(open(sys.argv[1]))["tables"][0]
 print(round(16e-9 * t["rows"][0]["counter_hz"]))' "$dir/report.json") || return 1
@@ -647,7 +675,7 @@ step_bench_arch()
 	local -x TB_CPUS=$BENCH_VCPUS
 
 	check_bench_arch
-	result $? "report: on $TB_ARCH pad-irqoff costs irq and irq_save 16 ns in counter ticks (batch 50: within 0.06), preempt nothing"
+	result $? "bench.sh --arch $TB_ARCH: env names the guests' machine and CPU; report: on $TB_ARCH pad-irqoff costs irq and irq_save 16 ns in counter ticks (batch 50: within 0.06), preempt nothing"
 	case ",$TB_PMU_CLOCKS_ICOUNT," in
 	*,instructions,*)
 		check_bench_instructions
