@@ -108,9 +108,16 @@ target_boot()
 	else
 		image=$d/kernels/$l/vmlinuz initrd=$target_initrd
 	fi
+	# Ctrl-C since the boot before: no switch
+	[ "$stop_asked" = 0 ] || return 0
 	target_do "$out_boot.switch" tb_target_switch "$image" "$initrd" \
 		"$target_cmdline" "$rel" "$ver" ||
 		target_fail "kernel $labels, round $first: $(sed 's/^tracerbench: //' "$out_boot.switch")"
+	# Ctrl-C during the switch: nothing more on this kernel, whatever
+	# became of the stop file touched on the box (whether it outlived
+	# the old kernel depends on when it came); run_target takes the
+	# box back
+	[ "$stop_asked" = 0 ] || return 0
 	tb_ssh_share
 	# a box with systemd goes on starting its services after sshd
 	# answers: wait for them (a minute at most), then record its state
