@@ -323,9 +323,10 @@ check_box_bench()
 # needs built in (tools/kconfig/box.config), the second with a patch.
 # bench.sh --target interrupted (SIGINT, as by Ctrl-C) during its first
 # run stops after it, with the box on a kernel that answers ssh;
-# --resume then makes each missing run once, each with the version of
-# the kernel sent, and the box ends on its own kernel; report.py's lkml
-# table names the box.
+# --resume, interrupted during a switch, stops after it, with no run on
+# that kernel; --resume again makes each missing run once, each with
+# the version of the kernel sent, and the box ends on its own kernel;
+# report.py's lkml table names the box.
 check_box_resume()
 {
 	local dir=$1 out=$TB_OUT/box-resume rel pid n rc k
@@ -339,26 +340,49 @@ check_box_resume()
 	# Ctrl-C during stock's run, as soon as collect.sh says it began
 	# it: bench.sh's line of it, from a follower that reads every
 	# second, may come after the run ended and the next kernel's
-	# switch began (whose run is then made); before collect.sh began
+	# switch began (which then gets no run); before collect.sh began
 	# the run, the Ctrl-C stops it from making any
 	tb_interrupt_at $pid "$out/boots/r1-stock.ktap" \
 		'^# progress round 1 state out label stock run 1/'
 	rc=$?
 	sed 's/^/[box interrupted] /' "$out.log"
-	{ [ $rc = 1 ] && grep -q "stopped as asked" "$out.log"; } ||
+	{ [ $rc = 1 ] && grep -q "^bench.sh: stopped as asked" "$out.log"; } ||
 		{ echo "[box] interrupted: exit $rc"; return 1; }
 	grep -qx "bench.sh: stopping after the step under way (a kernel switch, a run); the box then goes back to its own kernel" "$out.log" ||
 		{ echo "[box] interrupted: the Ctrl-C not answered, saying what it waits for"; return 1; }
 	box_is_first "$dir" || return 1
 	[ -z "$(ls -d "$out"/runs/box* 2>/dev/null)" ] ||
 		{ echo "[box] a run after the interrupt"; return 1; }
-	TB_SSH_CONFIG=$dir/ssh_config "$TB_TOP/tools/bench.sh" --resume "$out" \
-		>"$out.resume.log" 2>&1
+	# --resume, with Ctrl-C as soon as it says it switches to box-pad:
+	# the switch (a kexec, seconds long) ends, box-pad gets no run (not
+	# even its state read or the module loaded, whatever became of the
+	# stop file the Ctrl-C touched on the box), the box goes back; a
+	# second --resume makes box-pad's
+	rm -f "$out.resume.log"
+	(TB_SSH_CONFIG=$dir/ssh_config tb_interruptible /usr/bin/setsid \
+		"$TB_TOP/tools/bench.sh" --resume "$out" >"$out.resume.log" 2>&1) &
+	pid=$!
+	tb_interrupt_at $pid "$out.resume.log" 'switching the box to box-pad '
 	rc=$?
-	sed 's/^/[box resumed] /' "$out.resume.log"
-	[ $rc = 0 ] || { echo "[box] --resume: exit $rc"; return 1; }
+	sed 's/^/[box resumed, interrupted] /' "$out.resume.log"
+	{ [ $rc = 1 ] && grep -q "^bench.sh: stopped as asked" "$out.resume.log"; } ||
+		{ echo "[box] --resume interrupted in a switch: exit $rc"; return 1; }
 	grep -q "round 1: stock ran before (--resume)" "$out.resume.log" ||
 		{ echo "[box] --resume ran stock again"; return 1; }
+	box_runs "$out" box 1 && box_is_first "$dir" || return 1
+	{ [ -f "$out/boots/r1-box-pad.switch" ] &&
+		grep -q "^tracerbench: the target is back on its kernel" "$out.resume.log"; } ||
+		{ echo "[box] --resume interrupted: no switch to box-pad and back"; return 1; }
+	[ -z "$(ls -d "$out"/runs/box-pad.* "$out"/boots/r1-box-pad.machine \
+		"$out"/boots/r1-box-pad.ktap 2>/dev/null)" ] ||
+		{ echo "[box] the kernel switched to as Ctrl-C came went on to its runs"; return 1; }
+	TB_SSH_CONFIG=$dir/ssh_config "$TB_TOP/tools/bench.sh" --resume "$out" \
+		>"$out.resume2.log" 2>&1
+	rc=$?
+	sed 's/^/[box resumed] /' "$out.resume2.log"
+	[ $rc = 0 ] || { echo "[box] --resume: exit $rc"; return 1; }
+	grep -q "round 1: box ran before (--resume)" "$out.resume2.log" ||
+		{ echo "[box] the second --resume ran box again"; return 1; }
 	for k in stock box box-pad; do
 		box_runs "$out" $k 1 || return 1
 	done
@@ -773,7 +797,7 @@ step_box()
 		check_box_counted "$dir"
 		result $? "box: a QEMU that counts instructions since a reboot; on its first kernel"
 		check_box_resume "$dir" "$1"
-		result $? "bench.sh --target: three kernels; Ctrl-C stops after the run, --resume completes the directory; report.py names the box"
+		result $? "bench.sh --target: three kernels; Ctrl-C stops after the run, or after the switch with no run there, --resume completes the directory; report.py names the box"
 		check_box_icount
 		result $? "bench.sh --target: under icount, the box's medians of a kernel are those of its image booted by bench.sh"
 		check_box_unchanged "$dir"
