@@ -56,16 +56,16 @@ target_return()
 }
 
 # target_do OUT CMD...: CMD (a function: tb_ssh, tb_target_switch) with
-# its output into OUT, run in the background, where SIGINT is ignored,
-# so that Ctrl-C reaches only this script (on_interrupt) and a step on
-# the box is never cut short: not a switch under way, not a run. Its
-# status.
+# its output into OUT, run in the background with SIGINT ignored
+# (tb_no_sigint), so that Ctrl-C reaches only this script (on_interrupt)
+# and a step on the box is never cut short: not a switch under way, not
+# a run. Its status.
 target_do()
 {
 	local out=$1
 
 	shift
-	"$@" </dev/null >"$out" 2>&1 &
+	tb_no_sigint "$@" </dev/null >"$out" 2>&1 &
 	tb_wait $!
 }
 
@@ -77,7 +77,7 @@ target_collect()
 {
 	local d=$TB_TARGET_DIR
 
-	tb_ssh "rm -rf $d/run && sh $d/tools/collect.sh --emit --stop-file $d/stop $2 $d/run" \
+	tb_no_sigint tb_ssh "rm -rf $d/run && sh $d/tools/collect.sh --emit --stop-file $d/stop $2 $d/run" \
 		</dev/null >"$1.ktap" 2>"$1.log" &
 	tb_wait $!
 }

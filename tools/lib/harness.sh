@@ -33,6 +33,18 @@ signal.signal(signal.SIGPIPE, signal.SIG_DFL)
 os.execv(sys.argv[1], sys.argv[1:])' "$@"
 }
 
+# tb_no_sigint CMD ARG...: CMD with SIGINT ignored, for a step run in
+# the background (&, then tb_wait) that a Ctrl-C must not cut. Bash
+# ignores SIGINT in a background job only where the shell does not trap
+# it; where it does (bench.sh's Ctrl-C), the job gets the default, a
+# child that dies of it (an ssh before its own handler, a Python
+# program) takes the job's shell along (seen: a kexec cut with no word).
+tb_no_sigint()
+(
+	trap '' INT
+	"$@"
+)
+
 # tb_wait PID: the status of the background job PID once it ended: wait
 # returns early when a trap ran (Ctrl-C's), and the job's status stays.
 # A job run so, in the background where SIGINT is ignored, is not cut

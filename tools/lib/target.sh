@@ -111,11 +111,13 @@ tb_ssh_share()
 }
 
 # tb_ssh_control CMD: ssh -O CMD (check, exit) to the shared connection;
-# it connects to nothing else, whatever the user's configuration says
+# it connects to nothing else, whatever the user's configuration says.
+# In a session of its own, as tb_ssh's clients of the connection: it
+# handles SIGINT itself, and a Ctrl-C would fail a check of a live one.
 tb_ssh_control()
 {
 	tb_ssh_to
-	ssh -o BatchMode=yes -o ControlMaster=no -o ControlPath="$TB_SSH_SHARE" \
+	setsid -w ssh -o BatchMode=yes -o ControlMaster=no -o ControlPath="$TB_SSH_SHARE" \
 		-O "$1" "${TB_SSH_TO[@]}" </dev/null >/dev/null 2>&1
 }
 
