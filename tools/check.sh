@@ -269,6 +269,8 @@ mkdir -p "$TB_OUT"
 . "$TB_TOP/tools/check/parts.sh"
 # shellcheck source=tools/check/box.sh
 . "$TB_TOP/tools/check/box.sh"
+# shellcheck source=tools/check/box_target.sh
+. "$TB_TOP/tools/check/box_target.sh"
 # shellcheck source=tools/check/target.sh
 . "$TB_TOP/tools/check/target.sh"
 # shellcheck source=tools/check/lava.sh
