@@ -244,6 +244,8 @@ step_box()
 	result $? "target: a switch probes the box that boots every 3 s, then longer, for a box behind a jump host, up to a bound, and ends at the first answer from another boot"
 	check_target_lock_race
 	result $? "target: of $LOCK_RACE_RUNS runs that find its lock stale and go at once, one takes it over, in each of $LOCK_RACE_ROUNDS rounds"
+	check_steps_uncut
+	result $? "bench.sh: a Ctrl-C cuts no step it runs on the box (a command, collect.sh, the shared connection's check) or on a lab (lavacli, lava.py)"
 	# the kernel the box's runs send most, built before the box boots:
 	# on an empty cache, ten minutes better spent before than beside it
 	box_kernel_tree >/dev/null

@@ -4,7 +4,8 @@
 # host, with stand-ins, no box booted: the target's address forms, the
 # one-time GRUB entry (stand-ins for GRUB's tools), a copy to the box,
 # ssh's words, an installed kernel's description, a switch's probes and
-# the lock's takeover (stand-ins for ssh), and the box's QEMU loop
+# the lock's takeover (stand-ins for ssh), the steps a Ctrl-C must not
+# cut (stand-ins for ssh and LAVA's tools), and the box's QEMU loop
 # (tb_box_run, a stand-in QEMU). step_box (tools/check/box.sh) runs them
 # before the box boots. Sourced by tools/check.sh.
 
@@ -514,4 +515,105 @@ check_target_put()
 	[ "$(cat "$d/box/old")" = before ] ||
 		{ echo "[target] a cut copy took the name of the file there"; return 1; }
 	[ ! -e "$d/box/old.part" ] || { echo "[target] a cut copy left its part"; return 1; }
+}
+
+# uncut_stand_in FILE: at FILE, a stand-in for ssh, lavacli or lava.py,
+# in Python as the last two are: it logs its words and "done" to
+# $UNCUT_LOG and prints "done", but first, if $UNCUT_AT is empty or one
+# of its words, logs them and "started" and is under way until a Ctrl-C
+# reached bench.sh's trap (its "trapped" there). As ssh does as a client
+# of a shared connection (mux.c), that one ends on SIGINT whatever its
+# caller ignores; the others leave SIGINT as they found it.
+uncut_stand_in()
+{
+	cat >"$1" <<'PYEOF' && chmod +x "$1"
+#!/usr/bin/python3
+import os, signal, sys, time
+name = os.path.basename(sys.argv[0])
+log = os.environ['UNCUT_LOG']
+if 'ControlMaster=no' in sys.argv:
+    signal.signal(signal.SIGINT, lambda *_: sys.exit(255))
+def say(what):
+    with open(log, 'a') as f:
+        print(name, *sys.argv[1:], what, sep=': ', file=f)
+if os.environ['UNCUT_AT'] in ['', *sys.argv[1:]]:
+    say('started')
+    for _ in range(600):
+        with open(log) as f:
+            if 'trapped\n' in f.read():
+                break
+        time.sleep(0.05)
+say('done')
+print('done')
+PYEOF
+}
+
+# check_steps_uncut: a Ctrl-C does not cut a step that bench.sh runs in
+# the background for it to handle (its trap): on the box, target_do's
+# command and target_collect's run, with or without the boot's shared
+# connection, cut in its check or in the command; on a lab, a lavacli
+# call and tools/lava.py.
+# Each step, as bench.sh runs it, gets a terminal's SIGINT (its whole
+# process group) while its stand-in is under way, which must end it
+# with its result: no stand-in gone before "done", the shared
+# connection's socket kept.
+check_steps_uncut()
+{
+	local d=$TB_OUT/steps-uncut step log pid rc fail=0
+
+	rm -rf "$d" && mkdir -p "$d/bin" "$d/tools" || return 1
+	uncut_stand_in "$d/bin/ssh" && uncut_stand_in "$d/bin/lavacli" &&
+		uncut_stand_in "$d/tools/lava.py" || return 1
+	# bench.sh's way, with its Ctrl-C trapped; the step named by $1
+	cat >"$d/bench" <<'XSHEOF'
+. "$TB_TOP/tools/lib.sh" && . "$TB_TOP/tools/lib/bench_target.sh" || exit 9
+trap 'echo trapped >>"$UNCUT_LOG"' INT
+TB_SSH_SHARE='' TB_TARGET_DIR=/tb TB_TARGET_SSH_OPTS=()
+TB_TARGET_PORT=22 TB_TARGET_USER=u TB_TARGET_HOST=h
+case $1 in
+target_do)	target_do "$D/$1.out" tb_ssh 'run' ;;
+target_collect)	target_collect "$D/$1" '' && mv "$D/$1.ktap" "$D/$1.out" ;;
+shared-*)	TB_SSH_SHARE=$D/socket
+		target_do "$D/$1.out" tb_ssh 'run' ;;
+lavacli)	tb_lava_cli=(lavacli)
+		tb_lavacli system version >"$D/$1.out" ;;
+lava.py)	TB_TOP=$D tb_lava_py result x >"$D/$1.out" ;;
+esac
+XSHEOF
+	# each step, and the words of its stand-in that the Ctrl-C cuts
+	# short (none: the step's only one)
+	while read -r step at; do
+		rm -f "$d/socket" "$d/$step."*
+		# a socket, as one a live connection leaves
+		/usr/bin/python3 -c 'import socket, sys
+socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$d/socket" || return 1
+		log=$d/$step.log
+		PATH=$d/bin:$PATH UNCUT_LOG=$log UNCUT_AT=$at D=$d TB_TOP=$TB_TOP \
+			tb_interruptible /usr/bin/setsid bash "$d/bench" "$step" \
+			</dev/null >"$d/$step.err" 2>&1 &
+		pid=$!
+		# the stand-in, under way
+		tb_interrupt_at $pid "$log" ': started$'
+		rc=$?
+		if [ $rc != 0 ] || [ "$(cat "$d/$step.out" 2>/dev/null)" != "done" ] ||
+		   ! grep -qx trapped "$log"; then
+			echo "[uncut] $step: exit $rc, output '$(cat "$d/$step.out" 2>/dev/null)'"
+			cat "$log" "$d/$step.err"
+			fail=1
+		fi
+		if [[ $step = shared-* ]] &&
+		   { ! grep -q -- '^ssh: .*: -O: check: .*: done$' "$log" || [ ! -S "$d/socket" ]; }; then
+			echo "[uncut] $step: the connection's check was cut, its socket removed"
+			cat "$log"
+			fail=1
+		fi
+	done <<'XSTEPS'
+target_do
+target_collect
+shared-check -O
+shared-run run
+lavacli
+lava.py
+XSTEPS
+	return $fail
 }
