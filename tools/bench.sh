@@ -482,6 +482,17 @@ runs_done()
 	done
 }
 
+# all_runs_done: every run of every boot's kernels is in $out/runs, as
+# when a Ctrl-C came after the last run began: nothing is left to stop
+all_runs_done()
+{
+	local b
+
+	for b in "${boots[@]}"; do
+		runs_done 1 "${boot_labels[$b]}" "$rounds" || return 1
+	done
+}
+
 # runs_present FIRST N LABELS: the runs of rounds FIRST to FIRST+N-1 of
 # the kernels LABELS in $out/runs, comma-separated, for collect.sh's
 # --skip (those of a boot that stopped midway)

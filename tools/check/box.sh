@@ -276,7 +276,7 @@ step_box()
 		check_box_counted "$dir"
 		result $? "box: a QEMU that counts instructions since a reboot; on its first kernel"
 		check_box_resume "$dir" "$1"
-		result $? "bench.sh --target: three kernels; Ctrl-C stops after the run, or after the switch with no run there, --resume completes the directory; report.py names the box"
+		result $? "bench.sh --target: three kernels; Ctrl-C stops after the run, or after the switch with no run there, and after the last run lets it finish; --resume completes the directory; report.py names the box"
 		check_box_icount
 		result $? "bench.sh --target: under icount, the box's medians of a kernel are those of its image booted by bench.sh"
 		check_box_unchanged "$dir"

@@ -183,9 +183,10 @@ check_box_bench()
 # bench.sh --target interrupted (SIGINT, as by Ctrl-C) during its first
 # run stops after it, with the box on a kernel that answers ssh;
 # --resume, interrupted during a switch, stops after it, with no run on
-# that kernel; --resume again makes each missing run once, each with
-# the version of the kernel sent, and the box ends on its own kernel;
-# report.py's lkml table names the box.
+# that kernel; --resume again, interrupted as the box goes back after
+# the last run, makes each missing run once, each with the version of
+# the kernel sent, and finishes, the box on its own kernel; report.py's
+# lkml table names the box.
 check_box_resume()
 {
 	local dir=$1 out=$TB_OUT/box-resume rel pid n rc k
@@ -235,11 +236,18 @@ check_box_resume()
 	[ -z "$(ls -d "$out"/runs/box-pad.* "$out"/boots/r1-box-pad.machine \
 		"$out"/boots/r1-box-pad.ktap 2>/dev/null)" ] ||
 		{ echo "[box] the kernel switched to as Ctrl-C came went on to its runs"; return 1; }
-	TB_SSH_CONFIG=$dir/ssh_config "$TB_TOP/tools/bench.sh" --resume "$out" \
-		>"$out.resume2.log" 2>&1
+	# --resume again, with Ctrl-C as it switches the box back after the
+	# last run: with nothing left to stop, it finishes, its results whole
+	rm -f "$out.resume2.log"
+	(TB_SSH_CONFIG=$dir/ssh_config tb_interruptible /usr/bin/setsid \
+		"$TB_TOP/tools/bench.sh" --resume "$out" >"$out.resume2.log" 2>&1) &
+	pid=$!
+	tb_interrupt_at $pid "$out.resume2.log" '^bench.sh: switching the box back to its own kernel'
 	rc=$?
 	sed 's/^/[box resumed] /' "$out.resume2.log"
-	[ $rc = 0 ] || { echo "[box] --resume: exit $rc"; return 1; }
+	{ [ $rc = 0 ] && grep -q "^bench.sh: stopping after the step under way" "$out.resume2.log" &&
+		grep -q "^bench.sh: results in $out " "$out.resume2.log" && [ -s "$out/results.json" ]; } ||
+		{ echo "[box] --resume interrupted as the box went back after the last run: exit $rc, not finished"; return 1; }
 	grep -q "round 1: box ran before (--resume)" "$out.resume2.log" ||
 		{ echo "[box] the second --resume ran box again"; return 1; }
 	for k in stock box box-pad; do

@@ -231,7 +231,7 @@ run_lava()
 	run_rounds lava_boot
 	trap - INT
 	finish_partial
-	if [ "$stop_asked" = 1 ]; then
+	if [ "$stop_asked" = 1 ] && ! all_runs_done; then
 		echo "bench.sh: stopped as asked: bench.sh --resume $out goes on" >&2
 		exit 1
 	fi

@@ -43,6 +43,7 @@ target_return()
 	if [ "$now" = "$first" ]; then
 		echo "bench.sh: the box is on its own kernel, $(head -n 1 "$out/boots/first")" >&2
 	else
+		echo "bench.sh: switching the box back to its own kernel, $(head -n 1 "$out/boots/first")" >&2
 		target_do "$out/boots/return" tb_target_return "$out/boots/first"
 		rc=$?
 		cat "$out/boots/return" >&2
@@ -342,7 +343,7 @@ run_target()
 	target_return ||
 		die "the box did not go back to its own kernel: it is on $(tb_target_uname | head -n 1)"
 	trap - INT
-	if [ "$stop_asked" = 1 ]; then
+	if [ "$stop_asked" = 1 ] && ! all_runs_done; then
 		echo "bench.sh: stopped as asked: bench.sh --resume $out goes on" >&2
 		exit 1
 	fi
