@@ -4,8 +4,9 @@
 # How a benchmark scales with nr_samples: boot a kernel under QEMU (TCG) in
 # a guest of 2 CPUs and 256 MiB, run one benchmark at each size, and print
 # its run time (the summary's duration_ns) and the peak memory it took
-# (MemAvailable before the run less its lowest value during the run,
-# sampled every 0.2 s, so a peak shorter than that can be missed).
+# (the kernel's VmallocUsed, which holds all of a run's memory: its peak
+# during the run less its value before, sampled every 0.1 s, so a peak
+# shorter than that can be missed).
 #
 #   tools/scale.sh [--arch x86_64] [--kernel KERNEL] [SAMPLES...]
 #   tools/scale.sh [--arch x86_64] [--kernel KERNEL] --against REV [--rounds N] [SAMPLES]

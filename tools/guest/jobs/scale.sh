@@ -4,31 +4,25 @@
 # scale: no checks: run time and memory against nr_samples, for
 # tools/scale.sh
 
-mem_available()
-{
-	sed -n 's/^MemAvailable: *\([0-9]*\).*/\1/p' /proc/meminfo
-}
-
-# measure_scale N: one run of N samples per CPU; prints "# scale N ns KiB"
+# measure_scale N: one run of N samples per CPU; prints "# scale N ns
+# KiB", KiB the peak of VmallocUsed during the run less its value before:
+# a run's memory is all vmalloc (doc/interface.md, "Memory use"), and
+# this counter, unlike MemAvailable, is not moved by the page cache
 measure_scale()
 {
-	local before
+	local before rc
+
 	echo "$1" >"$TB/nr_samples" || return 1
-	before=$(mem_available)
+	before=$(vmalloc_kib)
 	rm -f /tmp/stop
-	echo "$before" >/tmp/min
-	( min=$before
-	  while [ ! -e /tmp/stop ]; do
-		v=$(mem_available)
-		[ "$v" -lt "$min" ] && min=$v && echo "$min" >/tmp/min
-		sleep 0.2
-	  done ) &
+	echo "$before" >/tmp/peak
+	sample_peak &
 	echo 1 >"$TB/benchmark"
 	# shellcheck disable=SC2320 # the write's status: the run's
-	local rc=$?
+	rc=$?
 	touch /tmp/stop
 	wait
-	echo "# scale $1 $(summary_key duration_ns) $((before - $(cat /tmp/min)))"
+	echo "# scale $1 $(summary_key duration_ns) $(($(cat /tmp/peak) - before))"
 	return $rc
 }
 

@@ -335,3 +335,32 @@ cover_detectors()
 	set_defaults
 	return $fail
 }
+
+# VmallocUsed, in KiB: a run's memory is all vmalloc, and this counts it
+# to the page as it is taken and given back.
+vmalloc_kib()
+{
+	local key kib
+
+	# no fork: a sample while the run's threads hold every CPU
+	while read -r key kib _; do
+		[ "$key" = VmallocUsed: ] && echo "$kib" && return 0
+	done </proc/meminfo
+	return 1
+}
+
+# The largest vmalloc_kib() until /tmp/stop appears, in /tmp/peak, sampled
+# every 0.1 s (their count in /tmp/samples): a run's peak, for the memory
+# group and the scale job.
+sample_peak()
+{
+	local v peak=0 n=0
+
+	while [ ! -e /tmp/stop ]; do
+		v=$(vmalloc_kib)
+		n=$((n + 1))
+		[ "$v" -gt "$peak" ] && peak=$v && echo "$peak" >/tmp/peak
+		echo "$n" >/tmp/samples
+		sleep 0.1
+	done
+}

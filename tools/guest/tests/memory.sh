@@ -9,33 +9,6 @@
 MEMORY_PER_CPU_KIB=256
 MEMORY_CPUS=64
 
-# VmallocUsed, in KiB: a run's memory is all vmalloc, and this counts it
-# to the page as it is taken and given back.
-vmalloc_kib()
-{
-	local key kib
-
-	# no fork: a sample while the run's threads hold every CPU
-	while read -r key kib _; do
-		[ "$key" = VmallocUsed: ] && echo "$kib" && return 0
-	done </proc/meminfo
-	return 1
-}
-
-# The largest vmalloc_kib() until /tmp/stop appears, in /tmp/peak.
-sample_peak()
-{
-	local v peak=0 n=0
-
-	while [ ! -e /tmp/stop ]; do
-		v=$(vmalloc_kib)
-		n=$((n + 1))
-		[ "$v" -gt "$peak" ] && peak=$v && echo "$peak" >/tmp/peak
-		echo "$n" >/tmp/samples
-		sleep 0.1
-	done
-}
-
 # A first run publishes a report, which then stays: its size is what
 # VmallocUsed grew by. A second run takes, at its peak, a report besides
 # the published one, and its CPUs' buffers and chunks: the rest, per CPU.
