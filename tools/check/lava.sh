@@ -269,6 +269,38 @@ check_lava_no_runs()
 	grep -q "jobs logs 42" "$s/calls" || { echo "[lava] the log was not fetched"; return 1; }
 }
 
+# check_lava_last_interrupted KERNEL: a Ctrl-C during the last job has
+# nothing left to stop: the job runs to its end, its runs are kept and
+# bench.sh --lava URL finishes as usual, on a stand-in server whose job
+# gives the log of KERNEL's job on check_lava_server's lab
+check_lava_last_interrupted()
+{
+	local d=$TB_OUT/lava-last s rc pid
+	local log=$TB_OUT/lava-server/boots/r1-$1.lava/log
+
+	s=$d.server
+	[ -s "$log" ] || { echo "[lava] no log of $1's job on the lab"; return 1; }
+	rm -rf "$d" "$d".* && mkdir -p "$s/bin" &&
+		ln -s "$TB_TOP/tools/unit/lavacli-standin" "$s/bin/lavacli" &&
+		cp "$log" "$s/log" && printf '%s\n' Running Running Running Running \
+			Running Running Finished >"$s/states" &&
+		echo "tok-$RANDOM$RANDOM" >"$s/token" || return 1
+	# in a session of its own, as check_lava_server's
+	(S=$s PATH=$s/bin:$PATH TB_LAVA_POLL=1 tb_interruptible /usr/bin/setsid \
+		"$TB_TOP/tools/bench.sh" --arch "$TB_ARCH" --icount --rounds 1 \
+		--nr-samples 2000 --states off --out "$d" \
+		--lava https://me@lab.example/ --lava-token "$s/token" "$1" \
+		>"$d.log" 2>&1) &
+	pid=$!
+	tb_interrupt_at $pid "$d.log" '^tracerbench: job https://lab.example/scheduler/job/42: Running'
+	rc=$?
+	sed 's/^/[lava last interrupted] /' "$d.log"
+	{ [ $rc = 0 ] && grep -q "^bench.sh: stopping after the job under way" "$d.log" &&
+		grep -q "^bench.sh: results in $d " "$d.log" &&
+		[ -f "$d/runs/$1.off.r1/meta" ]; } ||
+		{ echo "[lava] interrupted in the last job: exit $rc, not finished with its runs"; return 1; }
+}
+
 # step_lava KERNEL: LAVA's jobs of KERNEL, as written and as run
 step_lava()
 {
@@ -285,4 +317,6 @@ step_lava()
 	tb_install lavalab >&2 || { result 1 "lava: a LAVA server's packages installed"; return; }
 	check_lava_server "$1"
 	result $? "bench.sh --lava URL: jobs submitted by lavacli to a LAVA server on this machine; Ctrl-C stops after the job under way, --resume submits the missing job alone, an incomplete job named by URL, the medians of bench.sh's own boot, the token in no file"
+	check_lava_last_interrupted "$1"
+	result $? "bench.sh --lava URL: Ctrl-C during the last job lets it and the run finish"
 }
