@@ -218,11 +218,8 @@ check_box_resume()
 	# even its state read or the module loaded, whatever became of the
 	# stop file the Ctrl-C touched on the box), the box goes back; a
 	# second --resume makes box-pad's
-	rm -f "$out.resume.log"
-	(TB_SSH_CONFIG=$dir/ssh_config tb_interruptible /usr/bin/setsid \
-		"$TB_TOP/tools/bench.sh" --resume "$out" >"$out.resume.log" 2>&1) &
-	pid=$!
-	tb_interrupt_at $pid "$out.resume.log" 'switching the box to box-pad '
+	TB_SSH_CONFIG=$dir/ssh_config tb_bench_interrupted "$out.resume.log" \
+		'switching the box to box-pad ' --resume "$out"
 	rc=$?
 	sed 's/^/[box resumed, interrupted] /' "$out.resume.log"
 	{ [ $rc = 1 ] && grep -q "^bench.sh: stopped as asked" "$out.resume.log"; } ||
@@ -238,11 +235,8 @@ check_box_resume()
 		{ echo "[box] the kernel switched to as Ctrl-C came went on to its runs"; return 1; }
 	# --resume again, with Ctrl-C as it switches the box back after the
 	# last run: with nothing left to stop, it finishes, its results whole
-	rm -f "$out.resume2.log"
-	(TB_SSH_CONFIG=$dir/ssh_config tb_interruptible /usr/bin/setsid \
-		"$TB_TOP/tools/bench.sh" --resume "$out" >"$out.resume2.log" 2>&1) &
-	pid=$!
-	tb_interrupt_at $pid "$out.resume2.log" '^bench.sh: switching the box back to its own kernel'
+	TB_SSH_CONFIG=$dir/ssh_config tb_bench_interrupted "$out.resume2.log" \
+		'^bench.sh: switching the box back to its own kernel' --resume "$out"
 	rc=$?
 	sed 's/^/[box resumed] /' "$out.resume2.log"
 	{ [ $rc = 0 ] && grep -q "^bench.sh: stopping after the step under way" "$out.resume2.log" &&

@@ -187,7 +187,7 @@ check_lava_server()
 # lava_server_runs KERNEL LAB D: check_lava_server's runs on LAB, in D
 lava_server_runs()
 {
-	local lab=$2 d=$3 url base rc job token pid
+	local lab=$2 d=$3 url base rc job token
 	local opts=(--arch "$TB_ARCH" --icount --rounds 1 --nr-samples 2000 --states off)
 
 	url=$(cat "$lab/url") || return 1
@@ -201,15 +201,11 @@ lava_server_runs()
 	{ [ $rc = 1 ] && grep -q '401 Client Error' "$d.refused.log" &&
 		! grep -qF "$(cat "$d.wrong")" "$d.refused.log"; } ||
 		{ echo "[lava] a wrong token: exit $rc, not refused, or said"; return 1; }
-	# in a session of its own: the SIGINT goes to its process group, as
-	# a terminal's Ctrl-C, lavacli and the rest included
-	rm -f "$d.log"
-	(TB_LAVA_POLL=2 tb_interruptible /usr/bin/setsid "$TB_TOP/tools/bench.sh" "${opts[@]}" \
+	# the SIGINT to its process group, lavacli and the rest included
+	TB_LAVA_POLL=2 tb_bench_interrupted "$d.log" \
+		"^tracerbench: job ${base}scheduler/job/[0-9]*: Running" "${opts[@]}" \
 		--lava "$url" --lava-token "$lab/token" --out "$d" "$1" \
-		"broken=bzimage=$TB_OUT/lava-run-$TB_ARCH.img,build=$(tb_kernel_dir "$1")" \
-		>"$d.log" 2>&1) &
-	pid=$!
-	tb_interrupt_at $pid "$d.log" "^tracerbench: job ${base}scheduler/job/[0-9]*: Running"
+		"broken=bzimage=$TB_OUT/lava-run-$TB_ARCH.img,build=$(tb_kernel_dir "$1")"
 	rc=$?
 	sed 's/^/[lava server interrupted] /' "$d.log"
 	{ [ $rc = 1 ] && grep -q "stopped as asked" "$d.log" &&
@@ -275,7 +271,7 @@ check_lava_no_runs()
 # gives the log of KERNEL's job on check_lava_server's lab
 check_lava_last_interrupted()
 {
-	local d=$TB_OUT/lava-last s rc pid
+	local d=$TB_OUT/lava-last s rc
 	local log=$TB_OUT/lava-server/boots/r1-$1.lava/log
 
 	s=$d.server
@@ -285,14 +281,11 @@ check_lava_last_interrupted()
 		cp "$log" "$s/log" && printf '%s\n' Running Running Running Running \
 			Running Running Finished >"$s/states" &&
 		echo "tok-$RANDOM$RANDOM" >"$s/token" || return 1
-	# in a session of its own, as check_lava_server's
-	(S=$s PATH=$s/bin:$PATH TB_LAVA_POLL=1 tb_interruptible /usr/bin/setsid \
-		"$TB_TOP/tools/bench.sh" --arch "$TB_ARCH" --icount --rounds 1 \
-		--nr-samples 2000 --states off --out "$d" \
-		--lava https://me@lab.example/ --lava-token "$s/token" "$1" \
-		>"$d.log" 2>&1) &
-	pid=$!
-	tb_interrupt_at $pid "$d.log" '^tracerbench: job https://lab.example/scheduler/job/42: Running'
+	S=$s PATH=$s/bin:$PATH TB_LAVA_POLL=1 tb_bench_interrupted "$d.log" \
+		'^tracerbench: job https://lab.example/scheduler/job/42: Running' \
+		--arch "$TB_ARCH" --icount --rounds 1 --nr-samples 2000 \
+		--states off --out "$d" \
+		--lava https://me@lab.example/ --lava-token "$s/token" "$1"
 	rc=$?
 	sed 's/^/[lava last interrupted] /' "$d.log"
 	{ [ $rc = 0 ] && grep -q "^bench.sh: stopping after the job under way" "$d.log" &&

@@ -57,6 +57,21 @@ tb_wait()
 	wait "$1"
 }
 
+# tb_bench_interrupted LOG PATTERN ARG...: tools/bench.sh ARGs as a
+# terminal runs it (tb_interruptible), in a session of its own, its
+# output into LOG, and SIGINT to its process group, as from a terminal's
+# Ctrl-C, once LOG has a line matching PATTERN (tb_interrupt_at); its
+# exit status
+tb_bench_interrupted()
+{
+	local log=$1 pattern=$2
+
+	shift 2
+	rm -f "$log"
+	tb_interruptible /usr/bin/setsid "$TB_TOP/tools/bench.sh" "$@" >"$log" 2>&1 &
+	tb_interrupt_at $! "$log" "$pattern"
+}
+
 # tb_interrupt_at PID LOG PATTERN: SIGINT (Ctrl-C) to the background job
 # PID (tb_interruptible) once its LOG has a line matching PATTERN (grep),
 # or at once if it ended before; its exit status. LOG must not be there
