@@ -336,30 +336,41 @@ cover_detectors()
 	return $fail
 }
 
-# VmallocUsed, in KiB: a run's memory is all vmalloc, and this counts it
-# to the page as it is taken and given back.
-vmalloc_kib()
+# VmallocUsed, in KiB, into VMALLOC_KIB: a run's memory is all vmalloc,
+# and this counts it to the page as it is taken and given back. The
+# builtin read, and no $( ) around the call where it samples a run: a
+# fork would wait for a CPU the run's threads hold, and take a kernel
+# stack, vmalloc too, in what it measures.
+read_vmalloc()
 {
 	local key kib
 
-	# no fork: a sample while the run's threads hold every CPU
 	while read -r key kib _; do
-		[ "$key" = VmallocUsed: ] && echo "$kib" && return 0
+		[ "$key" = VmallocUsed: ] && VMALLOC_KIB=$kib && return 0
 	done </proc/meminfo
 	return 1
 }
 
-# The largest vmalloc_kib() until /tmp/stop appears, in /tmp/peak, sampled
-# every 0.1 s (their count in /tmp/samples): a run's peak, for the memory
-# group and the scale job.
+# vmalloc_kib: VmallocUsed, in KiB, on stdout
+vmalloc_kib()
+{
+	read_vmalloc && echo "$VMALLOC_KIB"
+}
+
+# The largest VmallocUsed until /tmp/stop appears, in /tmp/peak, which
+# holds the value before the run to start from; sampled every 0.1 s
+# (their count in /tmp/samples): a run's peak, for the memory group and
+# the scale job.
 sample_peak()
 {
-	local v peak=0 n=0
+	local peak n=0
 
+	read -r peak </tmp/peak || return 1
 	while [ ! -e /tmp/stop ]; do
-		v=$(vmalloc_kib)
+		read_vmalloc || return 1
 		n=$((n + 1))
-		[ "$v" -gt "$peak" ] && peak=$v && echo "$peak" >/tmp/peak
+		[ "$VMALLOC_KIB" -gt "$peak" ] && peak=$VMALLOC_KIB &&
+			echo "$peak" >/tmp/peak
 		echo "$n" >/tmp/samples
 		sleep 0.1
 	done
