@@ -493,6 +493,19 @@ all_runs_done()
 	done
 }
 
+# stopped_as_asked: 0 and the way on said if a Ctrl-C stopped the run
+# with runs still to make; a Ctrl-C that came once every run was there
+# stops nothing: said, and 1
+stopped_as_asked()
+{
+	[ "$stop_asked" = 1 ] || return 1
+	if all_runs_done; then
+		echo "bench.sh: every run was made before the stop: finishing" >&2
+		return 1
+	fi
+	echo "bench.sh: stopped as asked: bench.sh --resume $out goes on" >&2
+}
+
 # runs_present FIRST N LABELS: the runs of rounds FIRST to FIRST+N-1 of
 # the kernels LABELS in $out/runs, comma-separated, for collect.sh's
 # --skip (those of a boot that stopped midway)

@@ -245,7 +245,7 @@ step_box()
 	check_target_lock_race
 	result $? "target: of $LOCK_RACE_RUNS runs that find its lock stale and go at once, one takes it over, in each of $LOCK_RACE_ROUNDS rounds"
 	check_steps_uncut
-	result $? "bench.sh: a Ctrl-C cuts no step it runs on the box (a command, collect.sh, the shared connection's check) or on a lab (lavacli, lava.py)"
+	result $? "bench.sh: a Ctrl-C cuts no step it runs on the box (a command, collect.sh, the shared connection's check) or for a lab (lavacli, lava.py)"
 	# the kernel the box's runs send most, built before the box boots:
 	# on an empty cache, ten minutes better spent before than beside it
 	box_kernel_tree >/dev/null
@@ -276,7 +276,7 @@ step_box()
 		check_box_counted "$dir"
 		result $? "box: a QEMU that counts instructions since a reboot; on its first kernel"
 		check_box_resume "$dir" "$1"
-		result $? "bench.sh --target: three kernels; Ctrl-C stops after the run, or after the switch with no run there, and after the last run lets it finish; --resume completes the directory; report.py names the box"
+		result $? "bench.sh --target: three kernels; Ctrl-C stops after the run, or after the switch with no run there, and once the last run began lets it finish; --resume completes the directory; report.py names the box"
 		check_box_icount
 		result $? "bench.sh --target: under icount, the box's medians of a kernel are those of its image booted by bench.sh"
 		check_box_unchanged "$dir"

@@ -183,8 +183,8 @@ check_box_bench()
 # bench.sh --target interrupted (SIGINT, as by Ctrl-C) during its first
 # run stops after it, with the box on a kernel that answers ssh;
 # --resume, interrupted during a switch, stops after it, with no run on
-# that kernel; --resume again, interrupted as the box goes back after
-# the last run, makes each missing run once, each with the version of
+# that kernel; --resume again, interrupted as the box begins to go back
+# after the last run, makes each missing run once, each with the version of
 # the kernel sent, and finishes, the box on its own kernel; report.py's
 # lkml table names the box.
 check_box_resume()
@@ -233,14 +233,20 @@ check_box_resume()
 	[ -z "$(ls -d "$out"/runs/box-pad.* "$out"/boots/r1-box-pad.machine \
 		"$out"/boots/r1-box-pad.ktap 2>/dev/null)" ] ||
 		{ echo "[box] the kernel switched to as Ctrl-C came went on to its runs"; return 1; }
-	# --resume again, with Ctrl-C as it switches the box back after the
-	# last run: with nothing left to stop, it finishes, its results whole
+	# --resume again, with Ctrl-C as it begins to switch the box back
+	# after the last run (the switch itself, uncut, is check_steps_uncut's):
+	# with nothing left to stop, it says so and finishes, as a run that
+	# stopped does not: the elapsed time in env, no kernel's host view
+	# left to merge
 	TB_SSH_CONFIG=$dir/ssh_config tb_bench_interrupted "$out.resume2.log" \
 		'^bench.sh: switching the box back to its own kernel' --resume "$out"
 	rc=$?
 	sed 's/^/[box resumed] /' "$out.resume2.log"
 	{ [ $rc = 0 ] && grep -q "^bench.sh: stopping after the step under way" "$out.resume2.log" &&
-		grep -q "^bench.sh: results in $out " "$out.resume2.log" && [ -s "$out/results.json" ]; } ||
+		grep -qx "bench.sh: every run was made before the stop: finishing" "$out.resume2.log" &&
+		grep -q "^bench.sh: results in $out " "$out.resume2.log" &&
+		grep -q '^elapsed_s ' "$out/env" &&
+		[ -z "$(ls "$out"/kernels/*.host.env 2>/dev/null)" ]; } ||
 		{ echo "[box] --resume interrupted as the box went back after the last run: exit $rc, not finished"; return 1; }
 	grep -q "round 1: box ran before (--resume)" "$out.resume2.log" ||
 		{ echo "[box] the second --resume ran box again"; return 1; }

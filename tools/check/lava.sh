@@ -289,6 +289,7 @@ check_lava_last_interrupted()
 	rc=$?
 	sed 's/^/[lava last interrupted] /' "$d.log"
 	{ [ $rc = 0 ] && grep -q "^bench.sh: stopping after the job under way" "$d.log" &&
+		grep -qx "bench.sh: every run was made before the stop: finishing" "$d.log" &&
 		grep -q "^bench.sh: results in $d " "$d.log" &&
 		[ -f "$d/runs/$1.off.r1/meta" ]; } ||
 		{ echo "[lava] interrupted in the last job: exit $rc, not finished with its runs"; return 1; }

@@ -559,7 +559,7 @@ PYEOF
 # connection's socket kept.
 check_steps_uncut()
 {
-	local d=$TB_OUT/steps-uncut step log pid rc fail=0
+	local d=$TB_OUT/steps-uncut step at log pid rc fail=0
 
 	rm -rf "$d" && mkdir -p "$d/bin" "$d/tools" || return 1
 	uncut_stand_in "$d/bin/ssh" && uncut_stand_in "$d/bin/lavacli" &&
@@ -580,8 +580,8 @@ lavacli)	tb_lava_cli=(lavacli)
 lava.py)	TB_TOP=$D tb_lava_py result x >"$D/$1.out" ;;
 esac
 XSHEOF
-	# each step, and the words of its stand-in that the Ctrl-C cuts
-	# short (none: the step's only one)
+	# each step, and a word of the call the Ctrl-C is to land in, held
+	# until it does (none: the step's only call)
 	while read -r step at; do
 		rm -f "$d/socket" "$d/$step."*
 		# a socket, as one a live connection leaves
@@ -592,7 +592,7 @@ socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$d/socket" || return 1
 			tb_interruptible /usr/bin/setsid bash "$d/bench" "$step" \
 			</dev/null >"$d/$step.err" 2>&1 &
 		pid=$!
-		# the stand-in, under way
+		# once that call waits, so that the SIGINT lands mid-step
 		tb_interrupt_at $pid "$log" ': started$'
 		rc=$?
 		if [ $rc != 0 ] || [ "$(cat "$d/$step.out" 2>/dev/null)" != "done" ] ||

@@ -231,10 +231,7 @@ run_lava()
 	run_rounds lava_boot
 	trap - INT
 	finish_partial
-	if [ "$stop_asked" = 1 ] && ! all_runs_done; then
-		echo "bench.sh: stopped as asked: bench.sh --resume $out goes on" >&2
-		exit 1
-	fi
+	stopped_as_asked && exit 1
 	if [ ${#lava_failed[@]} -gt 0 ]; then
 		echo "bench.sh: jobs that failed: ${#lava_failed[@]}; the runs that came back are kept: bench.sh --resume $out runs the missing ones again" >&2
 		exit 1

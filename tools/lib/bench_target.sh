@@ -343,10 +343,7 @@ run_target()
 	target_return ||
 		die "the box did not go back to its own kernel: it is on $(tb_target_uname | head -n 1)"
 	trap - INT
-	if [ "$stop_asked" = 1 ] && ! all_runs_done; then
-		echo "bench.sh: stopped as asked: bench.sh --resume $out goes on" >&2
-		exit 1
-	fi
+	stopped_as_asked && exit 1
 	finish
 	echo "bench.sh: results in $out ($((SECONDS - started)) s)" >&2
 }
