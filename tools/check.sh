@@ -520,6 +520,19 @@ esac
 # documents; and the tools/ paths, the tools' options and the lists of
 # clocks, primitives and variants they name, against the tree.
 # tools/unit/docs_test.py shows each check can fail.
+# fresh_report NAME DIR ARG...: report.py ARGs on DIR into the fresh
+# output NAME, where a step of this run left results in DIR; where it left
+# none, that step failed on its own account, and the page is skipped
+# rather than compared with an empty output
+fresh_report()
+{
+	local name=$1 dir=$2
+
+	shift 2
+	[ -f "$dir/results.json" ] || return 0
+	"$TB_TOP/tools/report.py" "$@" "$dir" >"$TB_OUT/docs/$name.txt"
+}
+
 check_docs()
 {
 	local d=$TB_OUT/docs docs
@@ -544,19 +557,16 @@ check_docs()
 	cp "$TB_OUT"/docs-src/*.txt "$d/" 2>/dev/null
 	case " $parts " in
 	*" x86_64:built "*)
-		"$TB_TOP/tools/report.py" --code --reference trace.off \
-			"$TB_OUT/bench-icount" >"$d/bench-icount.txt"
-		"$TB_TOP/tools/report.py" --format lkml --reference trace \
-			--primitives irq "$TB_OUT/bench-icount" \
-			>"$d/bench-lkml.txt"
-		"$TB_TOP/tools/report.py" --alpha 0.001 "$TB_OUT/bench-tcg" \
-			>"$d/bench-tcg.txt"
-		"$TB_TOP/tools/report.py" "$TB_OUT/compare" >"$d/compare.txt" ;;
+		fresh_report bench-icount "$TB_OUT/bench-icount" \
+			--code --reference trace.off
+		fresh_report bench-lkml "$TB_OUT/bench-icount" \
+			--format lkml --reference trace --primitives irq
+		fresh_report bench-tcg "$TB_OUT/bench-tcg" --alpha 0.001
+		fresh_report compare "$TB_OUT/compare" ;;
 	esac
 	case " $parts " in
 	*" arm64:built "*)
-		"$TB_TOP/tools/report.py" "$TB_OUT/compare-arm64" \
-			>"$d/compare-arm64.txt" ;;
+		fresh_report compare-arm64 "$TB_OUT/compare-arm64" ;;
 	esac
 	/usr/bin/python3 "$TB_TOP/tools/docs.py" outputs "$d" "${docs[@]}" \
 		>"$d/outputs.log" 2>&1
