@@ -10,19 +10,11 @@
 # this counter, unlike MemAvailable, is not moved by the page cache
 measure_scale()
 {
-	local before rc
+	local rc=0
 
 	echo "$1" >"$TB/nr_samples" || return 1
-	before=$(vmalloc_kib)
-	rm -f /tmp/stop
-	echo "$before" >/tmp/peak
-	sample_peak &
-	echo 1 >"$TB/benchmark"
-	# shellcheck disable=SC2320 # the write's status: the run's
-	rc=$?
-	touch /tmp/stop
-	wait
-	echo "# scale $1 $(summary_key duration_ns) $(($(cat /tmp/peak) - before))"
+	peak_run || rc=1
+	echo "# scale $1 $(summary_key duration_ns) $PEAK_KIB"
 	return $rc
 }
 

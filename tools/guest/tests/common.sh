@@ -359,8 +359,7 @@ vmalloc_kib()
 
 # The largest VmallocUsed until /tmp/stop appears, in /tmp/peak, which
 # holds the value before the run to start from; sampled every 0.1 s
-# (their count in /tmp/samples): a run's peak, for the memory group and
-# the scale job.
+# (their count in /tmp/samples): peak_run's sampler.
 sample_peak()
 {
 	local peak n=0
@@ -374,4 +373,26 @@ sample_peak()
 		echo "$n" >/tmp/samples
 		sleep 0.1
 	done
+}
+
+# peak_run: one benchmark run with VmallocUsed sampled through it
+# (sample_peak), for the memory group and the scale job: the write's
+# status; PEAK_BEFORE, VmallocUsed before the run, PEAK_KIB, its peak
+# less that, and /tmp/samples, how many samples looked
+peak_run()
+{
+	local rc=0
+
+	read_vmalloc || return 1
+	PEAK_BEFORE=$VMALLOC_KIB
+	rm -f /tmp/stop
+	echo "$PEAK_BEFORE" >/tmp/peak
+	echo 0 >/tmp/samples
+	sample_peak &
+	echo 1 >"$TB/benchmark" || rc=1
+	touch /tmp/stop
+	wait
+	read -r PEAK_KIB </tmp/peak || return 1
+	PEAK_KIB=$((PEAK_KIB - PEAK_BEFORE))
+	return $rc
 }

@@ -14,7 +14,7 @@ MEMORY_CPUS=64
 # the published one, and its CPUs' buffers and chunks: the rest, per CPU.
 test_memory_per_cpu()
 {
-	local ncpu v0 m1 report peak per_cpu rc
+	local ncpu v0 m1 report peak per_cpu
 
 	ncpu=$(expand_cpulist "$(online_cpus)" | wc -l)
 	[ "$ncpu" -ge $MEMORY_CPUS ] ||
@@ -24,17 +24,8 @@ test_memory_per_cpu()
 	echo 1 >"$TB"/benchmark || { diag "the first run failed"; return 1; }
 	report=$(($(vmalloc_kib) - v0))
 	cmdline_param memory_samples 500000 >"$TB"/nr_samples || return 1
-	m1=$(vmalloc_kib)
-	rm -f /tmp/stop
-	echo "$m1" >/tmp/peak
-	echo 0 >/tmp/samples
-	sample_peak &
-	rc=0
-	echo 1 >"$TB"/benchmark || rc=1
-	touch /tmp/stop
-	wait
-	[ $rc -eq 0 ] || { diag "the second run failed"; return 1; }
-	peak=$(($(cat /tmp/peak) - m1))
+	peak_run || { diag "the second run failed"; return 1; }
+	m1=$PEAK_BEFORE peak=$PEAK_KIB
 	per_cpu=$(((peak - report) / ncpu))
 	diag "$ncpu CPUs: report $report KiB, the run's peak $peak KiB," \
 	     "$per_cpu KiB per CPU besides the report;" \
