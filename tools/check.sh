@@ -514,12 +514,6 @@ case " $parts " in
 	fi ;;
 esac
 
-# The pasted outputs of README.md and doc/ against what the tools print
-# now (tools/docs.py): those of the parts this run ran, and make run, a
-# minute's boot, with x86-64's Debian kernels; the links between the
-# documents; and the tools/ paths, the tools' options and the lists of
-# clocks, primitives and variants they name, against the tree.
-# tools/unit/docs_test.py shows each check can fail.
 # fresh_report NAME DIR ARG...: report.py ARGs on DIR into the fresh
 # output NAME, where a step of this run left results in DIR; where it left
 # none, that step failed on its own account, and the page is skipped
@@ -533,6 +527,12 @@ fresh_report()
 	"$TB_TOP/tools/report.py" "$@" "$dir" >"$TB_OUT/docs/$name.txt"
 }
 
+# The pasted outputs of README.md and doc/ against what the tools print
+# now (tools/docs.py): those of the parts this run ran, and make run, a
+# minute's boot, with x86-64's Debian kernels; the links between the
+# documents; and the tools/ paths, the tools' options and the lists of
+# clocks, primitives and variants they name, against the tree.
+# tools/unit/docs_test.py shows each check can fail.
 check_docs()
 {
 	local d=$TB_OUT/docs docs
