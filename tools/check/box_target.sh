@@ -177,6 +177,15 @@ check_box_bench()
 	box_is_first "$dir"
 }
 
+# box_stopped RC LOG TAG: bench.sh's LOG shown behind [TAG]; it exited 1
+# (RC) saying it stopped as asked, or that is said
+box_stopped()
+{
+	sed "s/^/[$3] /" "$2"
+	{ [ "$1" = 1 ] && grep -q "^bench.sh: stopped as asked" "$2"; } ||
+		{ echo "[box] $3: exit $1, not stopped as asked"; return 1; }
+}
+
 # check_box_resume DIR KERNEL: three kernels on the box, as the README
 # shows them: the box's own and two built by the rig, with what the box
 # needs built in (tools/kconfig/box.config), the second with a patch.
@@ -204,10 +213,7 @@ check_box_resume()
 	# the run, the Ctrl-C stops it from making any
 	tb_interrupt_at $pid "$out/boots/r1-stock.ktap" \
 		'^# progress round 1 state out label stock run 1/'
-	rc=$?
-	sed 's/^/[box interrupted] /' "$out.log"
-	{ [ $rc = 1 ] && grep -q "^bench.sh: stopped as asked" "$out.log"; } ||
-		{ echo "[box] interrupted: exit $rc"; return 1; }
+	box_stopped $? "$out.log" "box interrupted" || return 1
 	grep -qx "bench.sh: stopping after the step under way (a kernel switch, a run); the box then goes back to its own kernel" "$out.log" ||
 		{ echo "[box] interrupted: the Ctrl-C not answered, saying what it waits for"; return 1; }
 	box_is_first "$dir" || return 1
@@ -220,10 +226,7 @@ check_box_resume()
 	# second --resume makes box-pad's
 	TB_SSH_CONFIG=$dir/ssh_config tb_bench_interrupted "$out.resume.log" \
 		'switching the box to box-pad ' --resume "$out"
-	rc=$?
-	sed 's/^/[box resumed, interrupted] /' "$out.resume.log"
-	{ [ $rc = 1 ] && grep -q "^bench.sh: stopped as asked" "$out.resume.log"; } ||
-		{ echo "[box] --resume interrupted in a switch: exit $rc"; return 1; }
+	box_stopped $? "$out.resume.log" "box resumed, interrupted" || return 1
 	grep -q "round 1: stock ran before (--resume)" "$out.resume.log" ||
 		{ echo "[box] --resume ran stock again"; return 1; }
 	box_runs "$out" box 1 && box_is_first "$dir" || return 1
