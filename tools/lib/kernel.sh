@@ -247,8 +247,9 @@ tb_config_changes()
 
 # tb_tree_build TREE VARIANT [FRAGMENT...]: configure TREE/b as VARIANT
 # plus the fragments, unless it has a configuration already, check that
-# every option asked for is set, and build; the log is TREE/b/build.log,
-# the build's phase and time so far go to stderr (tb_build_progress).
+# every option asked for is set, and build (make's target TB_KTARGET:
+# all, if unset); the log is TREE/b/build.log, the build's phase and time
+# so far go to stderr (tb_build_progress).
 tb_tree_build()
 {
 	tb_build_progress "$1/b/build.log" tb_tree_make "$@"
@@ -271,7 +272,8 @@ tb_tree_make()
 					olddefconfig || return 1
 		fi
 		tb_check_config "$variant" "$tree/b" "$@" &&
-			make -C "$tree" O="$tree/b" "${TB_KMAKE[@]}" -j"$(nproc)" all
+			make -C "$tree" O="$tree/b" "${TB_KMAKE[@]}" -j"$(nproc)" \
+				"${TB_KTARGET:-all}"
 	} >>"$tree/b/build.log" 2>&1
 }
 
@@ -630,6 +632,49 @@ tb_make_patched()
 	# no patch: the source as it is, for tb_config_donor
 	[ -n "$list" ] || tb_source_id >"$tmp/b/.tb-source" || return 1
 	touch "$tmp/b/.tb-built"
+}
+
+# tb_prepare_patched VARIANT FRAGMENTS: as tb_build_patched with no
+# patches, but the tree only prepared for out-of-tree modules (make
+# modules_prepare: no vmlinux, no image, no Module.symvers), for a module
+# that is disassembled and never loaded. A module's code needs only the
+# configuration, the generated headers and the compiler's flags: built
+# against such a tree and against the whole kernel, tracerbench.ko
+# disassembled the same, and the tree took 11 s where a whole kernel of
+# the same configuration takes minutes. Prints the tree's build
+# directory.
+tb_prepare_patched()
+{
+	local dir
+
+	dir=$(tb_patched_dir "$1" "" "$2")-prepared || return 1
+	tb_cache_get "$dir" tb_tree_prepared tb_make_prepared "$1" "$2" ||
+		return 1
+	echo "$dir/b"
+}
+
+# tb_tree_prepared TREE: the tree is prepared for modules (tb_prepare_patched)
+tb_tree_prepared()
+{
+	[ -f "$1/b/.tb-prepared" ]
+}
+
+# tb_make_prepared TMP VARIANT FRAGMENTS: tb_prepare_patched's tree made
+# in TMP, to be renamed to its place in the cache. Not a donor of builds
+# (tb_config_donor): it has no .tb-source.
+tb_make_prepared()
+{
+	local tmp=$1 variant=$2 frags=$3
+
+	tb_kernel_source || return 1
+	cp -al "$TB_SRC" "$tmp" && mkdir "$tmp/b" || return 1
+	echo "tracerbench: preparing $variant${frags:+ + $frags} for modules in $tmp" >&2
+	# shellcheck disable=SC2086 # the fragments are words
+	if ! TB_KTARGET=modules_prepare tb_tree_build "$tmp" "$variant" $frags; then
+		echo "tracerbench: preparing $tmp failed: $tmp/b/build.log" >&2
+		return 1
+	fi
+	touch "$tmp/b/.tb-prepared"
 }
 
 # --- Kernels built elsewhere ----------------------------------------------

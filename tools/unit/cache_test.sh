@@ -22,7 +22,10 @@
 # - a kernel on a box's configuration that configures as one the cache
 #   built (another key) starts from that one's build; one configured
 #   otherwise, or configured the same as a patched kernel alone, does not;
-#   one whose copy of that build fails is built anew, as configured.
+#   one whose copy of that build fails is built anew, as configured;
+# - a tree prepared for modules is made from the source by make's
+#   modules_prepare, apart from the built kernel of the same fragments,
+#   once, and gives no build to another.
 # Prints "ok - ..." or "not ok - ..." a check, then "N passed, N failed".
 #
 # shellcheck disable=SC2317 # the stubs are called by tools/lib/*.sh
@@ -69,7 +72,7 @@ stubs()
 
 		name=$(basename "${1%.tmp-*}")
 		[ ! -f "$1/b/vmlinux" ] || echo "incremental $name" >>"$TB_TEST_LOG"
-		echo "build $name $$ $(date +%s.%N)" >>"$TB_TEST_LOG"
+		echo "build $name $$ $(date +%s.%N) ${TB_KTARGET:-all}" >>"$TB_TEST_LOG"
 		[ -z "${TB_TEST_WAITER:-}" ] || waited "$TB_TEST_WAITER"
 		sleep "$TB_TEST_SECS"
 		cat "$1/kernel/a.c" >"$1/b/vmlinux"
@@ -117,6 +120,8 @@ if [ "${1:-}" = --child ]; then
 	kernel)		tb_build_kernel "$2" && tb_kernel_dir "$2" ;;
 	kernel-pid)	tb_build_kernel "$2" && echo "$$" ;;
 	patched)	tb_build_patched "$2" "$3" "" ;;
+	fragment)	tb_build_patched "$2" "" "$3" ;;
+	prepared)	tb_prepare_patched "$2" "$3" ;;
 	file)		tb_cache_file "$2" file_fresh make_file ;;
 	# hold VARIANT READY FILES: use the kernel until a process of FILES
 	# says it waits, and a second more, then say whether its vmlinux
@@ -360,6 +365,26 @@ t5=$(cat "$tmp/box5.out")
 	[ ! -e "${t5%/b}/b.new" ]; } ||
 	say "a failed copy of the donor's build did not end in a build anew" box5
 result $? "one whose copy of that build fails is built anew, as configured"
+
+# 8. a tree prepared for modules (tb_prepare_patched)
+: >"$TB_TEST_LOG"
+printf 'CONFIG_A=y\n' >"$tmp/prep.config"
+TB_TEST_SECS=0 child prep1 prepared trace "$tmp/prep.config"
+wait "$(cat "$tmp/prep1.pid")" || say "the prepared tree failed" prep1
+TB_TEST_SECS=0 child prep2 prepared trace "$tmp/prep.config"
+wait "$(cat "$tmp/prep2.pid")" || say "the prepared tree failed again" prep2
+TB_TEST_SECS=0 child full fragment trace "$tmp/prep.config"
+wait "$(cat "$tmp/full.pid")" || say "the built tree failed" full
+pt=$(cat "$tmp/prep1.out") ft=$(cat "$tmp/full.out")
+{ [ -n "$pt" ] && [ "$pt" = "$(cat "$tmp/prep2.out")" ] &&
+	[ "$pt" = "${ft%/b}-prepared/b" ] &&
+	[ "$(grep -c "^build $(basename "${pt%/b}") .* modules_prepare$" "$TB_TEST_LOG")" = 1 ] &&
+	! grep -q "incremental $(basename "${pt%/b}")" "$TB_TEST_LOG" &&
+	grep -q "^build $(basename "${ft%/b}") .* all$" "$TB_TEST_LOG" &&
+	[ -f "$pt/.tb-prepared" ] && [ ! -e "$pt/.tb-built" ] &&
+	[ ! -e "$pt/.tb-source" ] && [ -z "$(leftovers)" ]; } ||
+	say "the prepared tree: $pt, the built one: $ft" prep1 prep2 full
+result $? "a tree prepared for modules: made once, from the source, by modules_prepare, apart from the built kernel"
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
