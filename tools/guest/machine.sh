@@ -7,18 +7,24 @@
 # the CPUs and cores, SMT, the cpufreq governor and limits, turbo,
 # isolated and nohz_full CPUs, the command line, the mitigations and the
 # load. Then a "warning.WHAT TEXT" line (WHAT: governor, turbo, smt,
-# load) for each thing that makes figures noisier: a governor other than
-# performance, turbo on, an SMT sibling of a measured CPU online, a load
-# average above 0.5. POSIX sh and awk: tools/bench.sh runs it on its own
+# load, boot) for each thing that makes figures noisier: a governor
+# other than performance, turbo on, an SMT sibling of a measured CPU
+# online, a load average above 0.5, a start-up of systemd's not ended
+# (--settle). POSIX sh and awk (and coreutils' timeout for --settle,
+# which a machine with systemd has): tools/bench.sh runs it on its own
 # machine (--host) and on a test box (--target).
 # options (--opt VALUE or --opt=VALUE):
 #   --cpus LIST       the CPUs measured, as the module's cpus file takes
 #                     them (default: all online)
 #   --prefix P        put P before every key (default none)
+#   --settle SECS     on a machine booted with systemd, wait first for its
+#                     start-up to end (its services started), SECS at
+#                     most; warn if it had not (default 0: no wait)
 #   -h, --help        print this and exit
 
 SYS=${SYS:-/sys/devices/system/cpu}
 PROC=${PROC:-/proc}
+RUN=${RUN:-/run}
 
 usage()
 {
@@ -32,7 +38,7 @@ usage_error()
 	exit 2
 }
 
-cpus=all prefix=
+cpus=all prefix='' settle=0
 while [ $# -gt 0 ]; do
 	opt=$1 val='' has_val=0
 	case $1 in
@@ -40,7 +46,7 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 	case $opt in
-	--cpus | --prefix)
+	--cpus | --prefix | --settle)
 		if [ $has_val = 0 ]; then
 			[ $# -gt 0 ] || usage_error "$opt wants a value"
 			val=$1
@@ -54,8 +60,12 @@ while [ $# -gt 0 ]; do
 	case $opt in
 	--cpus)		cpus=$val ;;
 	--prefix)	prefix=$val ;;
+	--settle)	settle=$val ;;
 	esac
 done
+case $settle in
+'' | *[!0-9]*)	usage_error "--settle wants whole seconds, not '$settle'" ;;
+esac
 
 # expand LIST: a CPU list (0-3,8) as numbers, one a line
 expand()
@@ -74,6 +84,21 @@ else
 	measured=$cpus
 fi
 list=$(expand "$measured") || usage_error "--cpus wants a CPU list such as 0-3,8, not '$cpus'"
+
+# A box booted with systemd goes on starting its services after sshd
+# answers: a run begun then shares the CPUs with them. Wait for the end
+# of its start-up (running, or degraded: a unit failed), SECS at most;
+# where there is no timeout to bound the wait, none.
+boot_state=
+if [ "$settle" -gt 0 ] && [ -d "$RUN/systemd/system" ]; then
+	if command -v timeout >/dev/null 2>&1; then
+		timeout "$settle" systemctl is-system-running --wait >/dev/null 2>&1
+		waited="after waiting up to $settle s"
+	else
+		waited="not waited for (no timeout here)"
+	fi
+	boot_state=$(systemctl is-system-running 2>/dev/null)
+fi
 
 fact()
 {
@@ -177,4 +202,8 @@ done | sort -u | head -n 1 | while read -r s _ c; do
 done
 awk -v l="$load" 'BEGIN { exit !(l > 0.5) }' &&
 	fact warning.load "the load average was $load at the start, above 0.5: other work shares the CPUs"
+case ${boot_state:-running} in
+running | degraded)	;;
+*)	fact warning.boot "systemd was $boot_state, not running, $waited: its services may share the CPUs" ;;
+esac
 exit 0

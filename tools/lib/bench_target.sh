@@ -121,10 +121,9 @@ target_boot()
 	[ "$stop_asked" = 0 ] || return 0
 	tb_ssh_share
 	# a box with systemd goes on starting its services after sshd
-	# answers: wait for them (a minute at most), then record its state
-	target_do "$out_boot.machine" tb_ssh "if command -v systemctl >/dev/null; then
-			timeout 60 systemctl is-system-running --wait >/dev/null; fi
-		sh $d/tools/machine.sh --cpus ${cpus:-all}" ||
+	# answers: its state once they started (a minute at most)
+	target_do "$out_boot.machine" tb_ssh \
+		"sh $d/tools/machine.sh --settle 60 --cpus ${cpus:-all}" ||
 		target_fail "kernel $labels, round $first: the box's state: $(tail -n 1 "$out_boot.machine")"
 	show_warnings "$out_boot.machine" warning
 	target_do "$out_boot.log" tb_ssh "insmod $d/kernels/$l/tracerbench.ko" ||
@@ -259,7 +258,7 @@ target_prepare()
 	why=$(for f in collect.sh json.sh machine.sh; do
 		tb_target_put "$TB_TOP/tools/guest/$f" "$TB_TARGET_DIR/tools/$f" || exit 1
 	done 2>&1) || die "cannot copy the tools to the box: $why"
-	tb_ssh "sh $TB_TARGET_DIR/tools/machine.sh --prefix machine_ --cpus ${cpus:-all}" \
+	tb_ssh "sh $TB_TARGET_DIR/tools/machine.sh --prefix machine_ --settle 60 --cpus ${cpus:-all}" \
 		</dev/null >"$out/boots/machine" ||
 		die "cannot read the box's state: $(tail -n 1 "$out/boots/machine")"
 	# every kernel checked before any is sent

@@ -4,7 +4,8 @@
 # tools/guest/machine.sh on made-up machines (SYS and PROC pointed at a
 # temporary tree): the facts it reads, and a warning for each of the
 # governor, turbo, an online SMT sibling of a measured CPU and the load,
-# each on its own and none on a quiet machine. Prints "ok - ..." or
+# each on its own and none on a quiet machine; --settle's wait for
+# systemd's start-up, through a stand-in systemctl. Prints "ok - ..." or
 # "not ok - ..." a check, then "N passed, N failed".
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -134,6 +135,67 @@ result $? "an unreadable vulnerability skipped, a missing loadavg an empty load"
 facts --cpus 0-x >/dev/null 2>&1
 [ $? = 2 ]
 result $? "a bad --cpus list is a usage error (exit 2)"
+
+# --settle SECS on a machine booted with systemd (RUN/systemd/system):
+# a stand-in systemctl whose start-up ends after STAND_IN_SECS seconds,
+# or never (its state then STAND_IN_STATE), logging its calls
+machine performance 1 0 0.10
+mkdir -p "$tmp/m/run/systemd/system" "$tmp/bin"
+cat >"$tmp/bin/systemctl" <<'SH'
+#!/bin/sh
+echo "$*" >>"$STAND_IN_LOG"
+if [ "$*" = "is-system-running --wait" ]; then
+	sleep "$STAND_IN_SECS"
+	echo "waited $STAND_IN_SECS s" >>"$STAND_IN_LOG"
+fi
+echo "$STAND_IN_STATE"
+SH
+chmod +x "$tmp/bin/systemctl"
+# settle SECS STATE [STAND_IN_SECS]: machine.sh --settle SECS's warnings
+settle()
+{
+	: >"$tmp/calls"
+	PATH=$tmp/bin:$PATH RUN=$tmp/m/run STAND_IN_LOG=$tmp/calls \
+		STAND_IN_STATE=$2 STAND_IN_SECS=${3:-0} \
+		facts --cpus 0 --settle "$1" | grep '^warning\.'
+}
+while IFS='|' read -r secs state stand_in want; do
+	out=$(settle "$secs" "$state" "$stand_in")
+	[ "$out" = "$want" ]
+	result $? "--settle $secs, systemd $state after ${stand_in:-0} s: warns '$want'"
+done <<'EOF'
+5|running|0|
+5|degraded|0|
+1|starting|30|warning.boot systemd was starting, not running, after waiting up to 1 s: its services may share the CPUs
+EOF
+settle 5 running >/dev/null
+grep -qx 'is-system-running --wait' "$tmp/calls"
+result $? "--settle waits for systemd's start-up"
+# the wait cut at SECS: the stand-in never said it ended
+settle 1 starting 30 >/dev/null
+! grep -q '^waited' "$tmp/calls"
+result $? "--settle 1 ends the wait after a second"
+# without timeout(1): no wait, and the warning says so
+mkdir -p "$tmp/notimeout"
+for p in sh awk sed grep cat sort wc tr head uname; do
+	ln -sf "$(command -v $p)" "$tmp/notimeout/$p"
+done
+out=$(PATH=$tmp/bin:$tmp/notimeout RUN=$tmp/m/run STAND_IN_LOG=$tmp/calls \
+	STAND_IN_STATE=starting STAND_IN_SECS=30 \
+	SYS=$tmp/m/sys PROC=$tmp/m/proc "$tmp/notimeout/sh" "$top/tools/guest/machine.sh" \
+	--cpus 0 --settle 5 | grep '^warning\.boot')
+[ "$out" = "warning.boot systemd was starting, not running, not waited for (no timeout here): its services may share the CPUs" ]
+result $? "--settle where timeout(1) is missing: no wait, and the warning says so: $out"
+settle 0 starting 30 >/dev/null
+[ ! -s "$tmp/calls" ]
+result $? "no --settle: no wait, no warning"
+rm -r "$tmp/m/run/systemd"
+out=$(settle 5 starting 30)
+[ -z "$out" ] && [ ! -s "$tmp/calls" ]
+result $? "--settle on a machine not booted with systemd (systemctl there all the same): no wait"
+facts --settle 1x >/dev/null 2>&1
+[ $? = 2 ]
+result $? "a bad --settle is a usage error (exit 2)"
 
 echo "$passed passed, $failed failed"
 [ $failed = 0 ]
