@@ -37,15 +37,16 @@ box_debugfs()
 }
 
 # check_box_rootfs: the cached rootfs holds sshd with its host keys,
-# kexec and busybox; asked for again, it is the same file, not made
-# anew; and it is a whole ext4 file system (e2fsck).
+# kexec, busybox and systemd with udev; asked for again, it is the same
+# file, not made anew; and it is a whole ext4 file system (e2fsck).
 check_box_rootfs()
 {
 	local img again f
 
 	img=$(tb_box_image) || return 1
 	for f in /usr/sbin/sshd /usr/sbin/kexec /usr/bin/busybox /usr/bin/kmod \
-		/etc/ssh/ssh_host_ed25519_key; do
+		/etc/ssh/ssh_host_ed25519_key /lib/systemd/systemd \
+		/usr/bin/udevadm; do
 		box_debugfs "$img" "stat $f" | grep -q 'Type: regular' ||
 			{ echo "[box] no $f in $img"; return 1; }
 	done
@@ -60,8 +61,9 @@ check_box_rootfs()
 # the initrd holds /init, busybox and the modules of the disk, ext4 and
 # the network as ELF objects, each after those it depends on (ext4 after
 # jbd2); the disk holds the key authorized for root alone (0600, in a
-# 0700 .ssh), the box's init as /sbin/init and the kernel and its initrd
-# in /boot, and GRUB's menu, byte for byte.
+# 0700 .ssh), the box's init as /sbin/init, its network's unit for
+# systemd, enabled, and the kernel and its initrd in /boot, and GRUB's
+# menu, byte for byte.
 check_box_disk()
 {
 	local dir=$TB_OUT/box-disk rel img list m f
@@ -94,11 +96,16 @@ check_box_disk()
 	done
 	for f in "$dir/key.pub:/root/.ssh/authorized_keys" \
 		"$TB_TOP/tools/guest/box-init:/usr/sbin/init" \
+		"$TB_TOP/tools/guest/tb-box-net.service:/etc/systemd/system/tb-box-net.service" \
 		"$img:/boot/vmlinuz-$rel" "$dir/initrd.img:/boot/initrd.img-$rel" \
 		"$dir/grub.cfg:/boot/grub/grub.cfg"; do
 		box_debugfs "$dir/disk.img" "cat ${f#*:}" | cmp -s - "${f%%:*}" ||
 			{ echo "[box] disk: ${f#*:} is not ${f%%:*}"; return 1; }
 	done
+	f=/etc/systemd/system/multi-user.target.wants/tb-box-net.service
+	box_debugfs "$dir/disk.img" "stat $f" |
+		grep -qxF 'Fast link dest: "/etc/systemd/system/tb-box-net.service"' ||
+		{ echo "[box] disk: $f is not a link to the unit"; return 1; }
 	rm -f "$dir/disk.img"
 }
 
@@ -225,7 +232,7 @@ step_box()
 
 	box_t0=$SECONDS
 	check_box_rootfs
-	result $? "box: a cached Debian $TB_BOX_SUITE rootfs with sshd, kexec, kmod and busybox, made once"
+	result $? "box: a cached Debian $TB_BOX_SUITE rootfs with sshd, kexec, kmod, busybox and systemd, made once"
 	check_box_disk "$1"
 	result $? "box: $(tb_name "$1")'s initrd loads the disk's, ext4's and the network's modules; the disk authorizes a throwaway key"
 	check_box_no_kernel
@@ -287,4 +294,6 @@ step_box()
 		result 1 "box: boots $(tb_name "$1") under TCG, answers ssh on 127.0.0.1 with its release"
 		tb_box_stop "$dir"
 	fi
+	check_box_systemd "$1"
+	result $? "bench.sh --target on a box run by systemd: its runs, each switch by systemctl kexec, the box back on its kernel"
 }

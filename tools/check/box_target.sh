@@ -77,7 +77,8 @@ box_runs()
 	if [ -f "$img" ]; then
 		ver=$(tb_image_uname "$img" | sed -n 2p)
 	else
-		# shellcheck disable=SC2154 # box_dir: step_box's (box.sh)
+		# shellcheck disable=SC2154 # box_dir: step_box's (box.sh),
+		# or check_box_systemd's own
 		ver=$(sed -n 2p "$box_dir/first")
 	fi
 	states=$(sed -n 's/^states //p' "$out/kernels/$2.env")
@@ -541,4 +542,39 @@ check_box_config()
 	done
 	echo "[box] trace on the box's configuration: $n options changed"
 	rm -rf "$d/b"
+}
+
+# check_box_systemd KERNEL: a box booted with systemd, as a Debian machine
+# runs it (udev, journald, logind's sessions), on Debian's KERNEL: its
+# PID 1 is systemd and an ssh command runs in a session of logind's;
+# bench.sh --target measures KERNEL installed there, each switch made by
+# systemd (systemctl kexec: its services stopped, then systemd-kexec), and
+# leaves the box on its first kernel with nothing of the tool's there.
+check_box_systemd()
+{
+	local dir=$TB_OUT/box-systemd out=$TB_OUT/box-systemd-bench rel img now rc
+	local boots kexecs box_dir=$dir # box_runs's, for the kernel's version
+
+	rel=$(tb_release "$1") && img=$(tb_vmlinuz "$1") || return 1
+	TB_BOX_INIT=systemd TB_CPUS=2 TB_MEM=1G TB_ICOUNT=0 \
+		tb_box_start "$dir" "$img" "$rel" || return 1
+	now=$(tb_box_ssh "$dir" 'cat /proc/1/comm; grep -c "/session-[0-9]*\.scope$" /proc/self/cgroup
+		uname -r; uname -v' </dev/null)
+	{ [ "$(echo "$now" | sed -n 1p)" = systemd ] &&
+		[ "$(echo "$now" | sed -n 2p)" = 1 ]; } ||
+		{ echo "[box systemd] PID 1 and the session: $now"; tb_box_stop "$dir"; return 1; }
+	echo "$now" | sed -n '3,4p' >"$dir/first"
+	(box_bench "$dir" "$out" --rounds 1 --cpus 1 stock=installed:"$rel")
+	rc=$?
+	sed 's/^/[box systemd] /' "$out.log"
+	[ $rc = 0 ] || { echo "[box systemd] bench.sh exited $rc"; tb_box_stop "$dir"; return 1; }
+	{ box_runs "$out" stock 1 && box_is_first "$dir"; } ||
+		{ tb_box_stop "$dir"; return 1; }
+	tb_box_stop "$dir" || return 1
+	# each boot says its welcome; each kexec is systemd's
+	boots=$(grep -ac 'Welcome to .*Debian' "$dir/console")
+	kexecs=$(grep -ac 'Starting .*systemd-kexec\.service' "$dir/console")
+	{ [ "$kexecs" -ge 1 ] && [ "$kexecs" = $((boots - 1)) ]; } ||
+		{ echo "[box systemd] $boots boots, $kexecs of them by systemd's kexec"; return 1; }
+	echo "[box systemd] $boots boots, each after the first by systemctl kexec"
 }

@@ -13,8 +13,11 @@
 # points it elsewhere); what the rootfs is made of, which keys it.
 TB_BOX_CACHE=${TB_BOX_CACHE:-$TB_CACHE/box}
 TB_BOX_SUITE=bookworm
-# grub2-common: grub-reboot, for bench.sh --switch grub-reboot
-TB_BOX_PACKAGES=openssh-server,kexec-tools,kmod,busybox,grub2-common
+# grub2-common: grub-reboot, for bench.sh --switch grub-reboot; systemd,
+# udev, dbus and libpam-systemd: systemd as a Debian machine runs it,
+# ssh's sessions under logind, for a box booted with it (TB_BOX_INIT;
+# without udev, systemd waits 90 s for the serial console's device)
+TB_BOX_PACKAGES=openssh-server,kexec-tools,kmod,busybox,grub2-common,systemd,udev,dbus,libpam-systemd
 TB_BOX_SIZE=2G
 # the modules, with what they depend on, that the box's initrd loads:
 # QEMU's virtio-rng seeds the kernel's random pool, which without it took
@@ -181,7 +184,7 @@ tb_box_grub()
 menuentry 'Debian GNU/Linux' --id box {
 	insmod ext2
 	search --no-floppy --fs-uuid --set=root $uuid
-	linux /boot/vmlinuz-$rel $TB_BOX_APPEND
+	linux /boot/vmlinuz-$rel $(tb_box_append)
 	initrd /boot/initrd.img-$rel
 }
 EOF
@@ -191,8 +194,9 @@ EOF
 
 # tb_box_disk DIR IMAGE RELEASE: DIR/disk.img, the box's disk for one
 # boot: a sparse copy of the cached rootfs with, written by debugfs (no
-# mount), the box's init as /sbin/init, DIR/key.pub authorized for root,
-# the kernel IMAGE of RELEASE with its initrd DIR/initrd.img and, if
+# mount), the box's init as /sbin/init, its network's unit for systemd,
+# enabled (tools/guest/tb-box-net.service), DIR/key.pub authorized for
+# root, the kernel IMAGE of RELEASE with its initrd DIR/initrd.img and, if
 # the host has one, its configuration in /boot, as a Debian box has its
 # kernels (kexec finds the box's own kernel there), and GRUB's menu for
 # it with an empty environment block (tb_box_grub), in /boot/grub.
@@ -207,16 +211,22 @@ tb_box_disk()
 		grub-editenv "$dir/grubenv" create &&
 		cp --sparse=always "$rootfs" "$dir/disk.img" &&
 		cp "$TB_TOP/tools/guest/box-init" "$dir/init" &&
+		cp "$TB_TOP/tools/guest/tb-box-net.service" "$dir/net.service" &&
 		cp "$image" "$dir/vmlinuz" || return 1
 	# its configuration beside it, as Debian installs one (a kernel's
 	# of the host's /boot; bench.sh --box-config reads it)
 	: >"$dir/config"
 	[ -f "/boot/config-$rel" ] && cp "/boot/config-$rel" "$dir/config"
-	# debugfs says what failed on stderr, and exits 0 all the same
+	# debugfs says what failed on stderr, and exits 0 all the same; it
+	# writes no file over another: systemd-sysv's /sbin/init (a link
+	# to systemd) goes, and /root/.ssh is made only if need be
 	err=$(cd "$dir" && debugfs -w -f - disk.img 2>&1 >/dev/null <<EOF
+$(tb_box_has "$rootfs" /usr/sbin/init && echo "rm /usr/sbin/init")
 write init /usr/sbin/init
 sif /usr/sbin/init mode 0100755
-mkdir /root/.ssh
+write net.service /etc/systemd/system/tb-box-net.service
+symlink /etc/systemd/system/multi-user.target.wants/tb-box-net.service /etc/systemd/system/tb-box-net.service
+$(tb_box_has "$rootfs" /root/.ssh || echo "mkdir /root/.ssh")
 sif /root/.ssh mode 040700
 write key.pub /root/.ssh/authorized_keys
 sif /root/.ssh/authorized_keys mode 0100600
@@ -228,11 +238,18 @@ write grub.cfg /boot/grub/grub.cfg
 write grubenv /boot/grub/grubenv
 EOF
 	)
-	rm -f "$dir/init" "$dir/vmlinuz" "$dir/config" "$dir/grubenv"
+	rm -f "$dir/init" "$dir/net.service" "$dir/vmlinuz" "$dir/config" \
+		"$dir/grubenv"
 	err=$(echo "$err" | grep -v '^debugfs [0-9.]* (')
 	[ -z "$err" ] && return 0
 	echo "tracerbench: writing into the box's disk failed: $err" >&2
 	return 1
+}
+
+# tb_box_has IMAGE PATH: the ext4 IMAGE has PATH, of any type
+tb_box_has()
+{
+	debugfs -R "stat $2" "$1" 2>/dev/null | grep -q '^Inode: '
 }
 
 # The box's kernel command line; its QEMU's life, a bound for a box its
@@ -241,6 +258,21 @@ EOF
 TB_BOX_APPEND="root=/dev/vda rw console=ttyS0 loglevel=4 panic=-1 tsc=reliable"
 TB_BOX_LIFE=${TB_BOX_LIFE:-7200}
 TB_BOX_WAIT=${TB_BOX_WAIT:-180}
+
+# tb_box_append: the command line of the box's GRUB entry: TB_BOX_APPEND,
+# and with TB_BOX_INIT=systemd, systemd for init (the initrd runs init=),
+# which kexec passes on with the rest of the box's own line; the network
+# interface keeps the kernel's name, so that udev's renaming of it does
+# not race tb-box-net.service's setting it up
+tb_box_append()
+{
+	case ${TB_BOX_INIT:-} in
+	'')		echo "$TB_BOX_APPEND" ;;
+	systemd)	echo "$TB_BOX_APPEND init=/lib/systemd/systemd net.ifnames=0" ;;
+	*)		echo "tracerbench: TB_BOX_INIT: systemd, or empty for the box's own init, not '$TB_BOX_INIT'" >&2
+			return 1 ;;
+	esac
+}
 
 # tb_free_port: a TCP port free on 127.0.0.1 now
 tb_free_port()
@@ -271,8 +303,8 @@ tb_box_ssh()
 
 # tb_box_start DIR IMAGE RELEASE: boot the box in QEMU (TCG, TB_CPUS
 # vCPUs, TB_MEM, TB_TCG_THREAD as tb_boot takes it, default single,
-# TB_ICOUNT) on
-# kernel IMAGE of RELEASE, with its own key, initrd and disk in DIR
+# TB_ICOUNT) on kernel IMAGE of RELEASE, with the box's init or
+# TB_BOX_INIT's, its own key, initrd and disk in DIR
 # (made anew), its console into DIR/console, and its ssh port forwarded
 # from 127.0.0.1 alone (a free port, in DIR/port; QEMU's user network
 # restricted, so that the box reaches nothing); return when ssh answers,
@@ -291,6 +323,7 @@ tb_box_start()
 		echo "tracerbench: the box is x86-64's alone (not $TB_ARCH)" >&2
 		return 1
 	}
+	tb_box_append >/dev/null || return 1
 	rm -rf "$dir" && mkdir -p "$dir" &&
 		ssh-keygen -q -t ed25519 -N '' -C tb-box -f "$dir/key" &&
 		tb_box_initrd "$rel" "$dir/initrd.img" &&
