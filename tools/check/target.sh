@@ -556,7 +556,10 @@ PYEOF
 # Each step, as bench.sh runs it, gets a terminal's SIGINT (its whole
 # process group) while its stand-in is under way, which must end it
 # with its result: no stand-in gone before "done", the shared
-# connection's socket kept.
+# connection's socket kept. Then each step again, its first job killed
+# by SIGINT as it forked, before its trap (forced: tb_no_sigint's first
+# call dies so), must run it anew and end with its result, the stand-in
+# run once.
 check_steps_uncut()
 {
 	local d=$TB_OUT/steps-uncut step at log pid rc fail=0
@@ -570,6 +573,19 @@ check_steps_uncut()
 trap 'echo trapped >>"$UNCUT_LOG"' INT
 TB_SSH_SHARE='' TB_TARGET_DIR=/tb TB_TARGET_SSH_OPTS=()
 TB_TARGET_PORT=22 TB_TARGET_USER=u TB_TARGET_HOST=h
+if [ "${UNCUT_FORKED:-}" = 1 ]; then
+	# the first job dies of a SIGINT that came before its trap: the
+	# default, which bash gives a job of a shell that traps it
+	tb_no_sigint()
+	(
+		if [ ! -e "$D/forked" ]; then
+			: >"$D/forked"
+			kill -INT "$BASHPID"
+		fi
+		trap '' INT
+		"$@"
+	)
+fi
 case $1 in
 target_do)	target_do "$D/$1.out" tb_ssh 'run' ;;
 target_collect)	target_collect "$D/$1" '' && mv "$D/$1.ktap" "$D/$1.out" ;;
@@ -615,5 +631,20 @@ shared-run run
 lavacli
 lava.py
 XSTEPS
+	for step in target_do target_collect lavacli lava.py; do
+		rm -f "$d/$step."* "$d/forked"
+		log=$d/$step.log
+		PATH=$d/bin:$PATH UNCUT_LOG=$log UNCUT_AT=none UNCUT_FORKED=1 \
+			D=$d TB_TOP=$TB_TOP bash "$d/bench" "$step" \
+			</dev/null >"$d/$step.err" 2>&1
+		rc=$?
+		if [ $rc != 0 ] || [ ! -e "$d/forked" ] ||
+		   [ "$(cat "$d/$step.out" 2>/dev/null)" != "done" ] ||
+		   [ "$(grep -c ': done$' "$log")" != 1 ]; then
+			echo "[uncut] $step, its job killed as it forked: exit $rc, output '$(cat "$d/$step.out" 2>/dev/null)'"
+			cat "$log" "$d/$step.err"
+			fail=1
+		fi
+	done
 	return $fail
 }

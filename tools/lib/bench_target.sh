@@ -58,7 +58,7 @@ target_return()
 
 # target_do OUT CMD...: CMD (a function: tb_ssh, tb_target_switch) with
 # its output into OUT, run in the background with SIGINT ignored
-# (tb_no_sigint), so that Ctrl-C reaches only this script (on_interrupt)
+# (tb_uncut), so that Ctrl-C reaches only this script (on_interrupt)
 # and a step on the box is never cut short: not a switch under way, not
 # a run. Its status.
 target_do()
@@ -66,8 +66,7 @@ target_do()
 	local out=$1
 
 	shift
-	tb_no_sigint "$@" </dev/null >"$out" 2>&1 &
-	tb_wait $!
+	tb_uncut "$@" </dev/null >"$out" 2>&1
 }
 
 
@@ -78,9 +77,8 @@ target_collect()
 {
 	local d=$TB_TARGET_DIR
 
-	tb_no_sigint tb_ssh "rm -rf $d/run && sh $d/tools/collect.sh --emit --stop-file $d/stop $2 $d/run" \
-		</dev/null >"$1.ktap" 2>"$1.log" &
-	tb_wait $!
+	tb_uncut tb_ssh "rm -rf $d/run && sh $d/tools/collect.sh --emit --stop-file $d/stop $2 $d/run" \
+		</dev/null >"$1.ktap" 2>"$1.log"
 }
 
 on_interrupt()

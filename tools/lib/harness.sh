@@ -45,6 +45,27 @@ tb_no_sigint()
 	"$@"
 )
 
+# tb_uncut CMD ARG...: CMD in the background with SIGINT ignored
+# (tb_no_sigint), waited for (tb_wait); its status. A Ctrl-C that comes
+# as the job forks, before its trap, still kills it: bash resets a
+# trapped signal to its default in a job it starts (seen once in make
+# check, as bench.sh --resume began a switch: its output file was not
+# even made). Such a job ran nothing of CMD, and its status is 130, which
+# no step run so gives otherwise (its Ctrl-C ignored, and its programs'):
+# it runs again, up to three times in all.
+tb_uncut()
+{
+	local try rc
+
+	for try in 1 2 3; do
+		tb_no_sigint "$@" &
+		tb_wait $!
+		rc=$?
+		[ $rc = 130 ] || break
+	done
+	return $rc
+}
+
 # tb_wait PID: the status of the background job PID once it ended: wait
 # returns early when a trap ran (Ctrl-C's), and the job's status stays.
 # A job run so, in the background where SIGINT is ignored, is not cut

@@ -273,26 +273,26 @@ tb_lava_mask()
 
 # tb_lavacli ARG...: lavacli ARGs on the server of tb_lava_connect, its
 # output and its messages masked (tb_lava_mask); lavacli says why it
-# failed on its output. Run in the background (tb_wait) with SIGINT
-# ignored: a Ctrl-C is bench.sh's to handle, and cuts no call short.
+# failed on its output. Run with SIGINT ignored (tb_uncut): a Ctrl-C is
+# bench.sh's to handle, and cuts no call short.
 tb_lavacli()
 {
-	(
-		# ignored, as tb_no_sigint does: lavacli is Python
-		trap '' INT
-		set -o pipefail
-		{ "${tb_lava_cli[@]}" "$@" 2>&1 1>&3 3>&- |
-			tb_lava_mask | sed 's/^/lavacli: /' >&2 3>&-; } 3>&1 |
-			tb_lava_mask
-	) &
-	tb_wait $!
+	tb_uncut tb_lavacli_masked "$@"
 }
 
-# tb_lava_py ARG...: tools/lava.py ARGs, in the background (tb_wait)
+# tb_lavacli_masked ARG...: tb_lavacli's call (in tb_uncut's subshell)
+tb_lavacli_masked()
+{
+	set -o pipefail
+	{ "${tb_lava_cli[@]}" "$@" 2>&1 1>&3 3>&- |
+		tb_lava_mask | sed 's/^/lavacli: /' >&2 3>&-; } 3>&1 |
+		tb_lava_mask
+}
+
+# tb_lava_py ARG...: tools/lava.py ARGs, with SIGINT ignored (tb_uncut)
 tb_lava_py()
 {
-	tb_no_sigint /usr/bin/python3 "$TB_TOP/tools/lava.py" "$@" &
-	tb_wait $!
+	tb_uncut /usr/bin/python3 "$TB_TOP/tools/lava.py" "$@"
 }
 
 # tb_lava_submit JOB DIR: JOB submitted to the server of tb_lava_connect,
