@@ -440,8 +440,9 @@ EOS
 		'echo "the entry named"' >"$d/bin/grub-reboot"
 	chmod +x "$d"/bin/* || return 1
 	line='root=/dev/sda2  ro quiet x=$HOME *;reboot'
+	echo 0 >"$d/loaded"
 	got=$(echo "$line" | PATH=$d/bin:$PATH sh -c "$(TB_TARGET_GRUB=$d/grub \
-		TB_TARGET_DIR=$d/tool tb_grub_entry \
+		TB_TARGET_DIR=$d/tool TB_KEXEC_LOADED=$d/loaded tb_grub_entry \
 		/var/tmp/tracerbench/kernels/a/vmlinuz /boot/initrd.img-1)" 2>"$d/err") ||
 		{ echo "[grub] the entry's commands failed:"; cat "$d/err"; return 1; }
 	# grub-reboot's words (a warning, on some boxes) are not taken for
@@ -482,6 +483,28 @@ menuentry 'tracerbench' --id tracerbench {
 		elif [ -n "$got" ]; then
 			echo "[grub] refused: $got"
 			return 1
+		fi
+	done
+	# a kernel loaded for kexec (TB_KEXEC_LOADED's file says 1) is
+	# unloaded, none where none is; one that stays loaded fails the entry
+	printf '%s\n' '#!/bin/sh' "echo \"\$*\" >>$d/kexec" \
+		'[ -z "$KEXEC_FAILS" ]' >"$d/bin/kexec" && chmod +x "$d/bin/kexec" ||
+		return 1
+	for line in 1:-u: 0:: 1:-u:fails; do
+		echo "${line%%:*}" >"$d/loaded"
+		rm -f "$d/kexec"
+		want=${line#*:}
+		echo x | KEXEC_FAILS=${want#*:} PATH=$d/bin:$PATH sh -c \
+			"$(TB_TARGET_GRUB=$d/grub TB_TARGET_DIR=$d/tool \
+			TB_KEXEC_LOADED=$d/loaded tb_grub_entry /v /i)" 2>"$d/err"
+		got="$? $(cat "$d/kexec" 2>/dev/null)"
+		if [ -n "${want#*:}" ]; then
+			{ [ "$got" = "1 ${want%%:*}" ] &&
+				grep -q 'cannot be unloaded' "$d/err"; } ||
+				{ echo "[grub] kexec -u failing: '$got'"; cat "$d/err"; return 1; }
+		else
+			[ "$got" = "0 ${want%%:*}" ] ||
+				{ echo "[grub] kexec_loaded ${line%%:*}: exit and kexec's words '$got'"; cat "$d/err"; return 1; }
 		fi
 	done
 	for line in 'dyndbg="+p"' "a='b'" 'a\b'; do

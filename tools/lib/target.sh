@@ -288,10 +288,14 @@ tb_grub_cmdline_ok()
 # not load, GRUB goes on to its first entry (fallback) rather than wait
 # at its menu. GRUB's environment block, which grub-reboot and GRUB
 # write, is kept first as found (or that there was none), for
-# tb_target_clean to put back, unless an earlier switch kept it.
+# tb_target_clean to put back, unless an earlier switch kept it. A kernel
+# loaded for kexec is unloaded: systemd 255 and later make "systemctl
+# reboot" a kexec into it, past GRUB (TB_KEXEC_LOADED: the file that
+# says one is, for a test).
 tb_grub_entry()
 {
 	local g=$TB_TARGET_GRUB d=$TB_TARGET_DIR
+	local loaded=${TB_KEXEC_LOADED:-/sys/kernel/kexec_loaded}
 
 	cat <<EOS
 read -r c
@@ -322,6 +326,10 @@ mkdir -p $d && { [ -e $d/grubenv.found ] || [ -e $d/grubenv.none ] ||
 	echo '}'
 } >$g/custom.cfg.tmp && mv $g/custom.cfg.tmp $g/custom.cfg &&
 	grub-reboot tracerbench >&2 || { rm -f $g/custom.cfg.tmp; exit 1; }
+if [ "\$(cat $loaded 2>/dev/null)" = 1 ] && ! kexec -u; then
+	echo "a kernel loaded for kexec cannot be unloaded (kexec -u), and a reboot could go to it" >&2
+	exit 1
+fi
 EOS
 }
 
