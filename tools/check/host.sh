@@ -4,6 +4,39 @@
 # cache's keys, installs, the guest's helpers, the scenario table and
 # make check's refusals. Sourced by tools/check.sh.
 
+# check_module_log: tb_module_log_clean on made-up build logs: modpost's
+# lines of a build against a tree only prepared for modules (as 6.12's
+# modpost words them) pass there and fail elsewhere; a compiler's
+# warning, or modpost's section mismatch, fails both; a clean log passes
+check_module_log()
+{
+	local d=$TB_OUT/module-log prep want1 want0 extra
+
+	mkdir -p "$d" || return 1
+	prep='WARNING: Module.symvers is missing.
+         Modules may not have dependencies or modversions.
+         You may get many unresolved symbol errors.
+         You can set KBUILD_MODPOST_WARN=1 to turn errors into warning
+         if you want to proceed at your own risk.
+WARNING: modpost: "refcount_warn_saturate" [/m/tracerbench.ko] undefined!
+WARNING: modpost: suppressed 85 unresolved symbol warnings because there were too many)'
+	while IFS='|' read -r want1 want0 extra; do
+		printf '  CC [M]  /m/run.o\n%s\n  LD [M]  /m/tracerbench.ko\n' \
+			"$extra" >"$d/build.log"
+		[ "$extra" != prepared ] ||
+			printf '%s\n' "$prep" >>"$d/build.log"
+		tb_module_log_clean "$d/build.log" 1
+		{ [ $? = "$want1" ] &&
+			{ tb_module_log_clean "$d/build.log" 0; [ $? = "$want0" ]; }; } ||
+			{ echo "[module log] '$extra': not $want1 prepared, $want0 built"; return 1; }
+	done <<'XLOGS'
+0|0|
+0|1|prepared
+1|1|/m/run.c:12:5: warning: unused variable 'x' [-Wunused-variable]
+1|1|WARNING: modpost: vmlinux: section mismatch in reference: foo
+XLOGS
+}
+
 # Without the kernel's build tree, make names the package to install.
 check_no_kdir()
 {
@@ -356,6 +389,8 @@ check_host()
 	unit_suite "collect unit" collect-unit.log "$unit/collect_test.sh"
 	check_no_kdir
 	result $? "make without a kernel build tree names the headers package"
+	check_module_log
+	result $? "a module's build log: any warning fails it; against a prepared tree, all but modpost's unresolved symbols"
 	check_tree_key
 	result $? "a kernel's cache key follows its fragments' options, not their comments, and a patched kernel's its patches"
 	check_series_forms

@@ -105,22 +105,24 @@ tb_module_make()
 		make -C "$1" "${TB_KMAKE[@]}" "${TB_MODULE_CC[@]}" M="$2" W=1 \
 		KCFLAGS="${TB_KCFLAGS:-}" "${prepared[@]}" modules \
 		>"$2/build.log" 2>&1 || return 1
-	if [ ${#prepared[@]} -gt 0 ]; then
-		! grep -i 'warning' "$2/build.log" | tb_modpost_unresolved_not >/dev/null
-	else
-		! grep -qi 'warning' "$2/build.log"
-	fi
+	tb_module_log_clean "$2/build.log" ${#prepared[@]}
 }
 
-# tb_modpost_unresolved_not: the lines of stdin, modpost's warnings of a
-# build against a tree without Module.symvers, that are not about the
-# symbols it could not resolve (or the missing file); 1 if none
-tb_modpost_unresolved_not()
+# tb_module_log_clean LOG PREPARED: the module's build log LOG says no
+# warning; with PREPARED not 0 (a build against a tree without
+# Module.symvers), none but modpost's of the symbols it could not resolve
+# and of the missing file
+tb_module_log_clean()
 {
-	grep -v -e '^WARNING: Module\.symvers is missing\.$' \
-		-e 'You can set KBUILD_MODPOST_WARN=1 to turn errors into warning$' \
-		-e '^WARNING: modpost: "[^"]*" \[[^]]*\] undefined!$' \
-		-e '^WARNING: modpost: suppressed [0-9]* unresolved symbol warnings'
+	if [ "$2" != 0 ]; then
+		! grep -i 'warning' "$1" |
+			grep -q -v -e '^WARNING: Module\.symvers is missing\.$' \
+			-e 'You can set KBUILD_MODPOST_WARN=1 to turn errors into warning$' \
+			-e '^WARNING: modpost: "[^"]*" \[[^]]*\] undefined!$' \
+			-e '^WARNING: modpost: suppressed [0-9]* unresolved symbol warnings'
+	else
+		! grep -qi 'warning' "$1"
+	fi
 }
 
 # tb_module_work KDIR VARIANT: the path of the cache's build directory of
