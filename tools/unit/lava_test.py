@@ -295,6 +295,10 @@ INTERRUPT = ('. "$1/tools/lib.sh" && . "$1/tools/lib/bench_lava.sh" && '
              'echo "exit $? stop_asked $stop_asked"; }')
 
 
+def sigint_default():
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_interrupt(tmp):
     """Ctrl-C while a job runs on a server: the first one lets it run to
     its end, saying so; a second one cancels it on the server, naming
@@ -304,10 +308,14 @@ def test_interrupt(tmp):
         state = fake_server(tmp, "int-" + name,
                             states=["Running"] * 6 + ["Finished"])
         # in a session of its own, whose process group gets the SIGINT,
-        # as a terminal's Ctrl-C reaches the foreground command too
+        # as a terminal's Ctrl-C reaches the foreground command too; with
+        # SIGINT's default, as from a terminal, whatever this test got (a
+        # background job of make check's ignores it, and bash cannot
+        # trap a signal ignored when it starts)
         p = subprocess.Popen(["bash", "-c", INTERRUPT, "sh", TOP, state],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True, start_new_session=True)
+                             text=True, start_new_session=True,
+                             preexec_fn=sigint_default)
         # the job under way: its first look was made
         for _ in range(600):
             if os.path.exists(os.path.join(state, "job", "show.yaml")):
