@@ -559,9 +559,14 @@ if 'ControlMaster=no' in sys.argv:
 def say(what):
     with open(log, 'a') as f:
         print(name, *sys.argv[1:], what, sep=': ', file=f)
+if os.environ.get('UNCUT_SLOW') and 'touch' not in sys.argv[-1]:
+    time.sleep(1)
 if os.environ['UNCUT_AT'] in ['', *sys.argv[1:]]:
     say('started')
-    for _ in range(600):
+    # a caller in a $(...) runs its trap once that ends: held a while
+    if os.environ.get('UNCUT_HOLD'):
+        time.sleep(float(os.environ['UNCUT_HOLD']))
+    for _ in range(0 if os.environ.get('UNCUT_HOLD') else 600):
         with open(log) as f:
             if 'trapped\n' in f.read():
                 break
@@ -575,14 +580,22 @@ PYEOF
 # the background for it to handle (its trap): on the box, target_do's
 # command and target_collect's run, with or without the boot's shared
 # connection, cut in its check or in the command; on a lab, a lavacli
-# call and tools/lava.py.
+# call (also in a $(...)) and tools/lava.py.
 # Each step, as bench.sh runs it, gets a terminal's SIGINT (its whole
 # process group) while its stand-in is under way, which must end it
 # with its result: no stand-in gone before "done", the shared
-# connection's socket kept. Then each step again, its first job killed
-# by SIGINT as it forked, before its trap (forced: tb_no_sigint's first
-# call dies so), must run it anew and end with its result, the stand-in
-# run once.
+# connection's socket kept. Then, forced, each step again:
+# - its first job killed by SIGINT as it starts, before its trap
+#   (tb_uncut's fault point): it runs anew, the stand-in once;
+# - wait saying 130 as a trap ran when the job ended: the step keeps
+#   its own status, the stand-in run once;
+# - on the box, a Ctrl-C between the step's job and its wait (a DEBUG
+#   trap sends it), handled by bench.sh's own trap, which asks the box
+#   to stop by a job of its own: the step keeps its result, run once;
+# - on the box, the step's file removed under it (a cleaner of
+#   TMPDIR): the step is not run again.
+# None may leave anything in TMPDIR, nor may a trap that runs a step of
+# its own and exits while a step runs (a second Ctrl-C on a lab).
 check_steps_uncut()
 {
 	local d=$TB_OUT/steps-uncut step at log pid rc fail=0
@@ -597,17 +610,56 @@ trap 'echo trapped >>"$UNCUT_LOG"' INT
 TB_SSH_SHARE='' TB_TARGET_DIR=/tb TB_TARGET_SSH_OPTS=()
 TB_TARGET_PORT=22 TB_TARGET_USER=u TB_TARGET_HOST=h
 if [ "${UNCUT_FORKED:-}" = 1 ]; then
-	# the first job dies of a SIGINT that came before its trap: the
-	# default, which bash gives a job of a shell that traps it
-	tb_no_sigint()
-	(
+	# the first job dies of a SIGINT that comes as it starts, before its
+	# trap, as one did once in make check (bash's own window: trap -
+	# gives it the default there)
+	tb_uncut_fault()
+	{
 		if [ ! -e "$D/forked" ]; then
 			: >"$D/forked"
+			trap - INT
 			kill -INT "$BASHPID"
 		fi
-		trap '' INT
-		"$@"
-	)
+	}
+fi
+if [ "${UNCUT_WAIT_TRAPPED:-}" = 1 ]; then
+	# wait gives the status of a trap that ran as the job ended, as
+	# bash's does, the job's lost
+	tb_wait()
+	{
+		while kill -0 "$1" 2>/dev/null; do
+			wait "$1"
+		done
+		wait "$1"
+		return 130
+	}
+fi
+if [ "${UNCUT_GAP:-}" = 1 ]; then
+	# a Ctrl-C as the step's job has started, before its wait, handled
+	# by bench.sh's own trap, which starts a job of its own (forced: a
+	# DEBUG trap sends it there)
+	stop_asked=0
+	exec {bench_stderr}>>"$UNCUT_LOG"
+	trap 'echo trapped >>"$UNCUT_LOG"; on_interrupt' INT
+	set -T
+	trap '[ "$BASH_COMMAND" != "tb_wait \$!" ] || [ -e "$D/gap" ] ||
+		{ : >"$D/gap"; kill -INT $$; }' DEBUG
+fi
+if [ "${UNCUT_CLEANED:-}" = 1 ]; then
+	# the step's file removed under it, as by a cleaner of TMPDIR
+	eval "uncut_$(declare -f tb_ssh)"
+	tb_ssh()
+	{
+		: >"$D/cleaned"
+		rm -rf "${TMPDIR:?}"/tb-uncut.*
+		uncut_tb_ssh "$@"
+	}
+fi
+if [ "${UNCUT_DIE:-}" = 1 ]; then
+	# a trap that runs a step of its own, then exits, while a step runs
+	# (a second Ctrl-C on a lab); the EXIT trap, bench.sh's
+	trap tb_uncut_abandon EXIT
+	trap 'echo trapped >>"$UNCUT_LOG"; tb_uncut true; exit 1' INT
 fi
 case $1 in
 target_do)	target_do "$D/$1.out" tb_ssh 'run' ;;
@@ -616,18 +668,23 @@ shared-*)	TB_SSH_SHARE=$D/socket
 		target_do "$D/$1.out" tb_ssh 'run' ;;
 lavacli)	tb_lava_cli=(lavacli)
 		tb_lavacli system version >"$D/$1.out" ;;
+lavacli-sub)	tb_lava_cli=(lavacli)
+		v=$(tb_lavacli system version) && echo "$v" >"$D/$1.out" ;;
 lava.py)	TB_TOP=$D tb_lava_py result x >"$D/$1.out" ;;
 esac
 XSHEOF
-	# each step, and a word of the call the Ctrl-C is to land in, held
-	# until it does (none: the step's only call)
-	while read -r step at; do
-		rm -f "$d/socket" "$d/$step."*
+	# each step, a word of the call the Ctrl-C is to land in, held
+	# until it does (none or -: the step's only call), or held so many
+	# seconds (a call in a $(...), whose trap runs once it ends)
+	while read -r step at hold; do
+		[ "$at" != - ] || at=
+		rm -rf "$d/socket" "$d/$step."* "$d/tmp" && mkdir "$d/tmp" || return 1
 		# a socket, as one a live connection leaves
 		/usr/bin/python3 -c 'import socket, sys
 socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$d/socket" || return 1
 		log=$d/$step.log
 		PATH=$d/bin:$PATH UNCUT_LOG=$log UNCUT_AT=$at D=$d TB_TOP=$TB_TOP \
+			TMPDIR=$d/tmp UNCUT_HOLD=$hold \
 			tb_interruptible /usr/bin/setsid bash "$d/bench" "$step" \
 			</dev/null >"$d/$step.err" 2>&1 &
 		pid=$!
@@ -635,8 +692,8 @@ socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$d/socket" || return 1
 		tb_interrupt_at $pid "$log" ': started$'
 		rc=$?
 		if [ $rc != 0 ] || [ "$(cat "$d/$step.out" 2>/dev/null)" != "done" ] ||
-		   ! grep -qx trapped "$log"; then
-			echo "[uncut] $step: exit $rc, output '$(cat "$d/$step.out" 2>/dev/null)'"
+		   ! grep -qx trapped "$log" || [ -n "$(ls "$d/tmp")" ]; then
+			echo "[uncut] $step: exit $rc, output '$(cat "$d/$step.out" 2>/dev/null)', left in TMPDIR: $(ls "$d/tmp")"
 			cat "$log" "$d/$step.err"
 			fail=1
 		fi
@@ -652,22 +709,55 @@ target_collect
 shared-check -O
 shared-run run
 lavacli
+lavacli-sub - 1
 lava.py
 XSTEPS
-	for step in target_do target_collect lavacli lava.py; do
-		rm -f "$d/$step."* "$d/forked"
-		log=$d/$step.log
-		PATH=$d/bin:$PATH UNCUT_LOG=$log UNCUT_AT=none UNCUT_FORKED=1 \
-			D=$d TB_TOP=$TB_TOP bash "$d/bench" "$step" \
-			</dev/null >"$d/$step.err" 2>&1
-		rc=$?
-		if [ $rc != 0 ] || [ ! -e "$d/forked" ] ||
-		   [ "$(cat "$d/$step.out" 2>/dev/null)" != "done" ] ||
-		   [ "$(grep -c ': done$' "$log")" != 1 ]; then
-			echo "[uncut] $step, its job killed as it forked: exit $rc, output '$(cat "$d/$step.out" 2>/dev/null)'"
-			cat "$log" "$d/$step.err"
-			fail=1
-		fi
-	done
+	# a trap's step and exit while a step runs: no directory left
+	rm -rf "$d/tmp" "$d/die."* && mkdir "$d/tmp" || return 1
+	log=$d/die.log
+	PATH=$d/bin:$PATH UNCUT_LOG=$log UNCUT_AT='' UNCUT_DIE=1 D=$d \
+		TB_TOP=$TB_TOP TMPDIR=$d/tmp \
+		tb_interruptible /usr/bin/setsid bash "$d/bench" target_do \
+		</dev/null >"$d/die.err" 2>&1 &
+	tb_interrupt_at $! "$log" ': started$'
+	rc=$?
+	if [ $rc != 1 ] || ! grep -qx trapped "$log" || [ -n "$(ls "$d/tmp")" ]; then
+		echo "[uncut] a trap's step and exit during a step: exit $rc, left in TMPDIR: $(ls "$d/tmp")"
+		cat "$log" "$d/die.err"
+		fail=1
+	fi
+	while read -r step faults; do
+		for fault in $faults; do
+			rm -rf "$d/$step."* "$d/forked" "$d/wait" "$d/gap" "$d/cleaned" "$d/tmp" &&
+				mkdir "$d/tmp" || return 1
+			log=$d/$step.log
+			PATH=$d/bin:$PATH UNCUT_LOG=$log UNCUT_AT=none \
+				UNCUT_FORKED=$([ "$fault" = forked ] && echo 1) \
+				UNCUT_WAIT_TRAPPED=$([ "$fault" = wait ] && echo 1) \
+				UNCUT_GAP=$([ "$fault" = gap ] && echo 1) \
+				UNCUT_SLOW=$([ "$fault" = gap ] && echo 1) \
+				UNCUT_CLEANED=$([ "$fault" = cleaned ] && echo 1) \
+				TMPDIR=$d/tmp D=$d TB_TOP=$TB_TOP bash "$d/bench" "$step" \
+				</dev/null >"$d/$step.err" 2>&1
+			rc=$?
+			# the forced fault came (wait's has no mark)
+			[ "$fault" = wait ] && : >"$d/wait"
+			if [ $rc != 0 ] || [ ! -e "$d/$fault" ] ||
+			   [ "$(cat "$d/$step.out" 2>/dev/null)" != "done" ] ||
+			   [ "$(grep -v ': touch /tb/stop: ' "$log" | grep -c ': done$')" != 1 ] ||
+			   [ -n "$(ls "$d/tmp")" ]; then
+				echo "[uncut] $step, $fault: exit $rc, output '$(cat "$d/$step.out" 2>/dev/null)', left in TMPDIR: $(ls "$d/tmp")"
+				cat "$log" "$d/$step.err"
+				fail=1
+			fi
+			[ "$fault" != gap ] || grep -q ': touch /tb/stop: done$' "$log" ||
+				{ echo "[uncut] $step, $fault: bench.sh's trap did not ask the box to stop"; cat "$log"; fail=1; }
+		done
+	done <<'XFAULTS'
+target_do forked wait gap cleaned
+target_collect forked wait gap
+lavacli forked wait
+lava.py forked wait
+XFAULTS
 	return $fail
 }

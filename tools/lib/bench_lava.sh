@@ -182,7 +182,9 @@ lava_boot()
 
 # lava_interrupt: Ctrl-C stops after the job under way (whose steps run
 # in the background, where it does not reach them: tb_wait), a second
-# one cancels it: on the server, or lava-run's own way (SIGINT)
+# one cancels it: on the server, or lava-run's own way (SIGINT), and
+# exits (die), which is why its steps may run in the background here
+# (tb_uncut)
 lava_interrupt()
 {
 	local job=$tb_lava_job_id pid=$tb_lava_run_pid
@@ -209,10 +211,11 @@ lava_interrupt()
 run_lava()
 {
 	tb_lava_type "$lava_type" "$TB_ARCH" || exit 2
+	# the token's directory, and a step's file that a Ctrl-C's die left
+	trap tb_lava_disconnect EXIT
 	if [ "$lava" = local ]; then
 		lava_templates=$(tb_lava_templates) || die "cannot get LAVA's device types"
 	elif [ -n "$lava" ]; then
-		trap tb_lava_disconnect EXIT
 		tb_lava_connect "$lava" "$lava_token" || exit 1
 		[[ $lava_artifacts_url != file://* ]] ||
 			echo "bench.sh: the jobs fetch their kernels from $lava_artifacts_url, which only a worker on this machine reaches: --artifacts URL names where a lab's reach them" >&2

@@ -86,7 +86,10 @@ on_interrupt()
 	[ "$stop_asked" = 1 ] && return
 	stop_asked=1
 	echo "bench.sh: stopping after the step under way (a kernel switch, a run); the box then goes back to its own kernel" >&"$bench_stderr"
-	TB_SSH_TIMEOUT=20 tb_ssh "touch $TB_TARGET_DIR/stop" </dev/null >/dev/null 2>&1 &
+	# in a subshell: a job of this shell's would take $! from the step's
+	# (tb_uncut)
+	( trap '' INT
+	  TB_SSH_TIMEOUT=20 tb_ssh "touch $TB_TARGET_DIR/stop" </dev/null >/dev/null 2>&1 & )
 }
 
 # target_boot FIRST N POS IMAGE BOOT NBOOTS START: run_rounds's boot on
@@ -197,9 +200,11 @@ target_lock()
 }
 
 # target_end: the run's end on the box, whichever way (the EXIT trap):
+# a step's file left by an exit in it removed (tb_uncut_abandon),
 # its lock freed (target_unlock), its shared connection closed
 target_end()
 {
+	tb_uncut_abandon
 	target_unlock
 	tb_ssh_unshare
 	[ -z "$target_share" ] || rm -rf "$target_share"

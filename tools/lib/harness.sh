@@ -33,41 +33,136 @@ signal.signal(signal.SIGPIPE, signal.SIG_DFL)
 os.execv(sys.argv[1], sys.argv[1:])' "$@"
 }
 
-# tb_no_sigint CMD ARG...: CMD with SIGINT ignored, for a step run in
-# the background (&, then tb_wait) that a Ctrl-C must not cut. Bash
-# ignores SIGINT in a background job only where the shell does not trap
-# it; where it does (bench.sh's Ctrl-C), the job gets the default, a
-# child that dies of it (an ssh before its own handler, a Python
-# program) takes the job's shell along (seen: a kexec cut with no word).
-tb_no_sigint()
-(
-	trap '' INT
-	"$@"
-)
-
-# tb_uncut CMD ARG...: CMD in the background with SIGINT ignored
-# (tb_no_sigint), waited for (tb_wait); its status. A Ctrl-C that comes
-# as the job forks, before its trap, still kills it: bash resets a
-# trapped signal to its default in a job it starts (seen once in make
-# check, as bench.sh --resume began a switch: its output file was not
-# even made). Such a job ran nothing of CMD, and its status is 130, which
-# no step run so gives otherwise (its Ctrl-C ignored, and its programs'):
-# it runs again, up to three times in all.
+# tb_uncut CMD ARG...: CMD run in the background with SIGINT ignored,
+# waited for; its status. For a step that a Ctrl-C must not cut
+# (bench.sh's trap handles it): the programs a background job runs get
+# SIGINT as the script found it (the default, from a terminal) unless
+# the job ignores it, and one that dies of it (an ssh before its own
+# handler, a Python program) ends the step (seen: a kexec cut with no
+# word). The job, a subshell, ignores SIGINT, then opens a file this
+# shell made for it (anew, O_EXCL: noclobber), writes "began" there,
+# runs CMD and, as it exits, writes its status there:
+# - a Ctrl-C as the job starts can still end it before its trap (seen
+#   once in make check, as bench.sh --resume began a switch: its output
+#   file was not even made); then CMD did not begin (the file is
+#   empty), and it runs again, up to three times in all; a file another
+#   removed (a cleaner of TMPDIR) runs nothing again;
+# - wait's status cannot be trusted where a trap runs: a trapped signal
+#   that comes as the job ends makes wait return the trap's 128 and
+#   more, or 255, the job's status lost, which would run again a step
+#   that ran, or fail one that passed.
+# Nothing runs in the foreground, where a Ctrl-C would end it: the file
+# is made by this shell, and removed by jobs that ignore SIGINT. In a
+# subshell (a $(...)), which SIGINT would end before it removes the
+# file, SIGINT is ignored from here on. A trap that returns must not
+# start a background job in the caller's shell (wrap it: ( CMD & )),
+# which would take $! from this one's. tb_uncut_files are the files of
+# the steps under way (a trap's own step may run in another's), for an
+# EXIT trap to remove (tb_uncut_abandon).
+tb_uncut_files=()
 tb_uncut()
 {
-	local try rc
+	local tb_try tb_rc=1 tb_file tb_word tb_value tb_began tb_status
 
-	for try in 1 2 3; do
-		tb_no_sigint "$@" &
+	[ "$BASHPID" = "$$" ] || trap '' INT
+	for tb_try in 1 2 3; do
+		tb_uncut_file tb_file || return 1
+		(
+			tb_uncut_fault
+			trap '' INT
+			exec 3>>"$tb_file" || exit
+			echo began >&3
+			trap 'echo "status $?" >&3' EXIT
+			"$@"
+		) &
 		tb_wait $!
-		rc=$?
-		[ $rc = 130 ] || break
+		tb_rc=$?
+		tb_began=0 tb_status=
+		# gone, removed by another: the job may have run CMD, whose
+		# status wait's is then taken for
+		[ -e "$tb_file" ] || { tb_uncut_remove "$tb_file"; return "$tb_rc"; }
+		while read -r tb_word tb_value; do
+			case $tb_word in
+			began)	tb_began=1 ;;
+			status)	[[ $tb_value =~ ^[0-9]+$ ]] && tb_status=$tb_value ;;
+			esac
+		done <"$tb_file"
+		tb_uncut_remove "$tb_file"
+		[ "$tb_began" = 1 ] && break
 	done
-	return $rc
+	if [ -n "$tb_status" ]; then
+		tb_rc=$tb_status
+	elif [ "$tb_rc" = 0 ]; then
+		# a job killed in CMD (not by SIGINT) keeps wait's status, or
+		# fails if that says 0
+		tb_rc=1
+	fi
+	return "$tb_rc"
 }
 
-# tb_wait PID: the status of the background job PID once it ended: wait
-# returns early when a trap ran (Ctrl-C's), and the job's status stays.
+# tb_uncut_file VAR: VAR names a new, empty file of tb_uncut's in
+# TMPDIR, made by this shell (noclobber: O_EXCL, no file or link of
+# another's taken), on tb_uncut_files; 1, saying why, if none can be
+tb_uncut_file()
+{
+	local -
+	local try f
+
+	set -C
+	for try in 1 2 3; do
+		f=${TMPDIR:-/tmp}/tb-uncut.$$.$BASHPID.$RANDOM$RANDOM
+		if { : >"$f"; } 2>/dev/null; then
+			tb_uncut_files+=("$f")
+			printf -v "$1" %s "$f"
+			return 0
+		fi
+	done
+	echo "tracerbench: cannot make a file in ${TMPDIR:-/tmp}" >&2
+	return 1
+}
+
+# tb_uncut_remove FILE: tb_uncut's FILE removed by a job that ignores
+# SIGINT (run again if a Ctrl-C ends it first), and taken off
+# tb_uncut_files
+tb_uncut_remove()
+{
+	local try f kept=()
+
+	for try in 1 2 3; do
+		[ -e "$1" ] || break
+		( trap '' INT; rm -f "$1" ) &
+		tb_wait $!
+	done
+	for f in "${tb_uncut_files[@]}"; do
+		[ "$f" = "$1" ] || kept+=("$f")
+	done
+	tb_uncut_files=("${kept[@]}")
+}
+
+# tb_uncut_abandon: every step's file removed (tb_uncut_remove), for an
+# EXIT trap of a script that may exit in a trap while a step runs (its
+# job writes on to the file it opened, which is then gone). A script
+# that exits as a step's job starts, before it opened its file, leaves
+# the file the job then makes.
+tb_uncut_abandon()
+{
+	local f
+
+	for f in "${tb_uncut_files[@]}"; do
+		tb_uncut_remove "$f"
+	done
+}
+
+# tb_uncut_fault: a fault point for make check, in tb_uncut's job before
+# its trap (check_steps_uncut kills the job there); nothing
+tb_uncut_fault()
+{
+	:
+}
+
+# tb_wait PID: the background job PID waited for until it ended: wait
+# returns early when a trap ran (Ctrl-C's). Its status is the job's,
+# unless a trap ran as the job ended (tb_uncut takes the status apart).
 # A job run so, in the background where SIGINT is ignored, is not cut
 # short by a Ctrl-C, which its script's trap handles.
 tb_wait()

@@ -252,9 +252,12 @@ tb_lava_connect()
 	echo "tracerbench: LAVA server $tb_lava_base, version $version" >&2
 }
 
-# tb_lava_disconnect: the token's directory, if any, removed
+# tb_lava_disconnect: the token's directory, if any, removed, and those
+# of steps under way (tb_uncut_abandon): bench.sh's EXIT trap with a lab
 tb_lava_disconnect()
 {
+	# a Ctrl-C's die (bench_lava.sh) may end the script in a step
+	tb_uncut_abandon
 	[ -z "$tb_lava_confdir" ] || rm -rf "$tb_lava_confdir"
 	tb_lava_confdir=
 }
@@ -274,7 +277,9 @@ tb_lava_mask()
 # tb_lavacli ARG...: lavacli ARGs on the server of tb_lava_connect, its
 # output and its messages masked (tb_lava_mask); lavacli says why it
 # failed on its output. Run with SIGINT ignored (tb_uncut): a Ctrl-C is
-# bench.sh's to handle, and cuts no call short.
+# bench.sh's to handle, and cuts no call short; in a $(...) too, whose
+# shell tb_uncut makes ignore SIGINT (bench.sh's trap runs once the
+# $(...) ends).
 tb_lavacli()
 {
 	tb_uncut tb_lavacli_masked "$@"
@@ -283,6 +288,8 @@ tb_lavacli()
 # tb_lavacli_masked ARG...: tb_lavacli's call (in tb_uncut's subshell)
 tb_lavacli_masked()
 {
+	local -
+
 	set -o pipefail
 	{ "${tb_lava_cli[@]}" "$@" 2>&1 1>&3 3>&- |
 		tb_lava_mask | sed 's/^/lavacli: /' >&2 3>&-; } 3>&1 |
