@@ -239,6 +239,8 @@ step_box()
 	result $? "box: a kernel GRUB cannot boot is reported from its console"
 	check_target_forms
 	result $? "target: ssh://[USER@]HOST[:PORT] alone; another kernel back is named"
+	check_box_append
+	result $? "box: the command line by TB_BOX_INIT: the box's init, systemd's with net.ifnames=0; another value refused, nothing started"
 	check_grub_entry
 	result $? "target: the one-time GRUB entry finds its files by UUID, passes the command line a word each; quotes refused"
 	check_target_put

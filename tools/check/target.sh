@@ -410,6 +410,34 @@ EOS
 	return $fail
 }
 
+# check_box_append: the box's command line by TB_BOX_INIT: its own
+# init's, systemd's with the interface's kernel name kept; another value
+# refused, naming it, and the box not started, its directory as it was
+check_box_append()
+{
+	local init want got d=$TB_OUT/box-append
+
+	while IFS='|' read -r init want; do
+		got=$(TB_BOX_INIT=$init tb_box_append 2>"$d.err") || got=refused
+		[ "$got" = "$want" ] ||
+			{ echo "[box] TB_BOX_INIT='$init': '$got', not '$want'"; return 1; }
+	done <<XAPPEND
+|$TB_BOX_APPEND
+systemd|$TB_BOX_APPEND init=/lib/systemd/systemd net.ifnames=0
+sysvinit|refused
+XAPPEND
+	grep -qx "tracerbench: TB_BOX_INIT: systemd, or empty for the box's own init, not 'sysvinit'" "$d.err" ||
+		{ echo "[box] TB_BOX_INIT=sysvinit refused saying: $(cat "$d.err")"; return 1; }
+	rm -rf "$d" && mkdir -p "$d" && echo kept >"$d/port" || return 1
+	TB_BOX_INIT=sysvinit tb_box_start "$d" /nonexistent 0.0 2>"$d.err" &&
+		{ echo "[box] tb_box_start: TB_BOX_INIT=sysvinit not refused"; return 1; }
+	grep -q "TB_BOX_INIT: .*not 'sysvinit'" "$d.err" ||
+		{ echo "[box] tb_box_start refused TB_BOX_INIT=sysvinit saying: $(cat "$d.err")"; return 1; }
+	[ "$(ls "$d")" = port ] && [ "$(cat "$d/port")" = kept ] && return 0
+	echo "[box] tb_box_start: TB_BOX_INIT=sysvinit changed its directory: $(ls "$d")"
+	return 1
+}
+
 # check_grub_entry: the GRUB entry a switch by grub-reboot writes
 # (tb_grub_entry), run here with stand-ins for GRUB's tools, is the
 # kernel and initrd found by UUID on their file systems and the command

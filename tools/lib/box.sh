@@ -277,7 +277,7 @@ tb_box_append()
 # tb_free_port: a TCP port free on 127.0.0.1 now
 tb_free_port()
 {
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+	/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
 # tb_box_use DIR: the box of DIR as the target of tb_ssh: root on
