@@ -587,7 +587,8 @@ if 'ControlMaster=no' in sys.argv:
 def say(what):
     with open(log, 'a') as f:
         print(name, *sys.argv[1:], what, sep=': ', file=f)
-if os.environ.get('UNCUT_SLOW') and 'touch' not in sys.argv[-1]:
+# longer than bench.sh's trap's own job (UNCUT_FAULT gap)
+if os.environ.get('UNCUT_FAULT') == 'gap' and 'touch' not in sys.argv[-1]:
     time.sleep(1)
 if os.environ['UNCUT_AT'] in ['', *sys.argv[1:]]:
     say('started')
@@ -637,7 +638,9 @@ check_steps_uncut()
 trap 'echo trapped >>"$UNCUT_LOG"' INT
 TB_SSH_SHARE='' TB_TARGET_DIR=/tb TB_TARGET_SSH_OPTS=()
 TB_TARGET_PORT=22 TB_TARGET_USER=u TB_TARGET_HOST=h
-if [ "${UNCUT_FORKED:-}" = 1 ]; then
+# the fault UNCUT_FAULT names, forced; each marks that it came
+case ${UNCUT_FAULT:-} in
+forked)
 	# the first job dies of a SIGINT that comes as it starts, before its
 	# trap, as one did once in make check (bash's own window: trap -
 	# gives it the default there)
@@ -649,31 +652,30 @@ if [ "${UNCUT_FORKED:-}" = 1 ]; then
 			kill -INT "$BASHPID"
 		fi
 	}
-fi
-if [ "${UNCUT_WAIT_TRAPPED:-}" = 1 ]; then
+	;;
+wait)
 	# wait gives the status of a trap that ran as the job ended, as
 	# bash's does, the job's lost
+	eval "uncut_$(declare -f tb_wait)"
 	tb_wait()
 	{
-		while kill -0 "$1" 2>/dev/null; do
-			wait "$1"
-		done
-		wait "$1"
+		: >"$D/wait"
+		uncut_tb_wait "$1"
 		return 130
 	}
-fi
-if [ "${UNCUT_GAP:-}" = 1 ]; then
+	;;
+gap)
 	# a Ctrl-C as the step's job has started, before its wait, handled
-	# by bench.sh's own trap, which starts a job of its own (forced: a
-	# DEBUG trap sends it there)
+	# by bench.sh's own trap, which starts a job of its own (a DEBUG
+	# trap sends it there)
 	stop_asked=0
 	exec {bench_stderr}>>"$UNCUT_LOG"
 	trap 'echo trapped >>"$UNCUT_LOG"; on_interrupt' INT
 	set -T
 	trap '[ "$BASH_COMMAND" != "tb_wait \$!" ] || [ -e "$D/gap" ] ||
 		{ : >"$D/gap"; kill -INT $$; }' DEBUG
-fi
-if [ "${UNCUT_CLEANED:-}" = 1 ]; then
+	;;
+cleaned)
 	# the step's file removed under it, as by a cleaner of TMPDIR
 	eval "uncut_$(declare -f tb_ssh)"
 	tb_ssh()
@@ -682,13 +684,14 @@ if [ "${UNCUT_CLEANED:-}" = 1 ]; then
 		rm -rf "${TMPDIR:?}"/tb-uncut.*
 		uncut_tb_ssh "$@"
 	}
-fi
-if [ "${UNCUT_DIE:-}" = 1 ]; then
+	;;
+die)
 	# a trap that runs a step of its own, then exits, while a step runs
 	# (a second Ctrl-C on a lab); the EXIT trap, bench.sh's
 	trap tb_uncut_abandon EXIT
 	trap 'echo trapped >>"$UNCUT_LOG"; tb_uncut true; exit 1' INT
-fi
+	;;
+esac
 case $1 in
 target_do)	target_do "$D/$1.out" tb_ssh 'run' ;;
 target_collect)	target_collect "$D/$1" '' && mv "$D/$1.ktap" "$D/$1.out" ;;
@@ -743,7 +746,7 @@ XSTEPS
 	# a trap's step and exit while a step runs: no directory left
 	rm -rf "$d/tmp" "$d/die."* && mkdir "$d/tmp" || return 1
 	log=$d/die.log
-	PATH=$d/bin:$PATH UNCUT_LOG=$log UNCUT_AT='' UNCUT_DIE=1 D=$d \
+	PATH=$d/bin:$PATH UNCUT_LOG=$log UNCUT_AT='' UNCUT_FAULT=die D=$d \
 		TB_TOP=$TB_TOP TMPDIR=$d/tmp \
 		tb_interruptible /usr/bin/setsid bash "$d/bench" target_do \
 		</dev/null >"$d/die.err" 2>&1 &
@@ -760,16 +763,9 @@ XSTEPS
 				mkdir "$d/tmp" || return 1
 			log=$d/$step.log
 			PATH=$d/bin:$PATH UNCUT_LOG=$log UNCUT_AT=none \
-				UNCUT_FORKED=$([ "$fault" = forked ] && echo 1) \
-				UNCUT_WAIT_TRAPPED=$([ "$fault" = wait ] && echo 1) \
-				UNCUT_GAP=$([ "$fault" = gap ] && echo 1) \
-				UNCUT_SLOW=$([ "$fault" = gap ] && echo 1) \
-				UNCUT_CLEANED=$([ "$fault" = cleaned ] && echo 1) \
-				TMPDIR=$d/tmp D=$d TB_TOP=$TB_TOP bash "$d/bench" "$step" \
-				</dev/null >"$d/$step.err" 2>&1
+				UNCUT_FAULT=$fault TMPDIR=$d/tmp D=$d TB_TOP=$TB_TOP \
+				bash "$d/bench" "$step" </dev/null >"$d/$step.err" 2>&1
 			rc=$?
-			# the forced fault came (wait's has no mark)
-			[ "$fault" = wait ] && : >"$d/wait"
 			if [ $rc != 0 ] || [ ! -e "$d/$fault" ] ||
 			   [ "$(cat "$d/$step.out" 2>/dev/null)" != "done" ] ||
 			   [ "$(grep -v ': touch /tb/stop: ' "$log" | grep -c ': done$')" != 1 ] ||
